@@ -1,0 +1,75 @@
+/**
+ * A diagnostic is a value, never a thrown string: every stage returns the problems it found next to its
+ * result, and the CLI decides how to render them. Shaped after vfile-message (reason, place, rule id,
+ * severity), with positions always 1-based in the `.md` file, also for problems inside YAML or Mermaid.
+ */
+import type { DiagnosticCode } from './codes.js';
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export interface Diagnostic {
+  readonly code: DiagnosticCode;
+  readonly severity: Severity;
+  readonly message: string;
+  /** Path of the SOP as given to the compiler, relative to the project (`sops/retail.md`). */
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  /** What the author should change, e.g. "Did you mean `COLLECT_CANCEL`?". */
+  readonly remediation?: string;
+}
+
+/** A position inside the `.md` file (1-based line and column). */
+export interface SourcePosition {
+  readonly line: number;
+  readonly column: number;
+}
+
+export interface SourceSpan {
+  readonly start: SourcePosition;
+  readonly end: SourcePosition;
+}
+
+/** Builds a diagnostic at a span, defaulting severity from the code catalog. */
+export function diagnosticAt(
+  file: string,
+  code: DiagnosticCode,
+  span: SourceSpan | SourcePosition,
+  message: string,
+  remediation?: string,
+  severity?: Severity,
+): Diagnostic {
+  const start = 'start' in span ? span.start : span;
+  const end = 'start' in span ? span.end : undefined;
+  return {
+    code,
+    severity: severity ?? defaultSeverity(code),
+    message,
+    file,
+    line: start.line,
+    column: start.column,
+    ...(end ? { endLine: end.line, endColumn: end.column } : {}),
+    ...(remediation ? { remediation } : {}),
+  };
+}
+
+import { DIAGNOSTIC_CODES } from './codes.js';
+
+export function defaultSeverity(code: DiagnosticCode): Severity {
+  return DIAGNOSTIC_CODES[code].severity;
+}
+
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
+  diagnostics.some((d) => d.severity === 'error');
+
+/** Stable order for output: file, line, column, code. */
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    (a.file < b.file ? -1 : a.file > b.file ? 1 : 0) ||
+    a.line - b.line ||
+    a.column - b.column ||
+    (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
+  );
+}

@@ -1,0 +1,100 @@
+/**
+ * The contract between the compiler and everything that consumes its output. Each generated graph module
+ * (`generated/<agent>/graph.ts`) exports a `SOP` constant of type `CompiledSop<NodeId, ToolName>`; the server
+ * and app code read only this shape. It lives in `runtime/` because the runtime must never import the
+ * generator, while generated code may import these types.
+ *
+ * Everything is plain readonly data: no behaviour, no XState. The node id and tool name parameters keep the
+ * tables typed for app code; the runtime uses the default `string` instantiation.
+ */
+
+export type EdgeStyle = 'solid' | 'dotted' | 'thick';
+
+export interface SopEdge<To extends string = string> {
+  readonly to: To;
+  /** The Mermaid edge label, or null. */
+  readonly condition: string | null;
+  /** Dotted edges are fallbacks (`-.->`); a runtime may present them differently. */
+  readonly style: EdgeStyle;
+}
+
+/** `Successors` maps every node id to the union of its successor ids (`never` for terminals). */
+export type EdgeTable<N extends string, Successors extends { readonly [K in N]: string }> = {
+  readonly [K in N]: readonly SopEdge<Successors[K]>[];
+};
+
+export interface SopNode<N extends string = string> {
+  readonly id: N;
+  /** Mermaid's shape name: `stadium`, `rectangle`, `rhombus`, … */
+  readonly type: string;
+  /** The label text, quotes removed. */
+  readonly description: string;
+}
+
+export interface SopExample {
+  readonly user: string;
+  readonly agent: string;
+}
+
+export interface NodePrompt<T extends string = string> {
+  readonly prompt: string;
+  readonly tools: readonly T[];
+  readonly examples: readonly SopExample[];
+}
+
+export interface ModelSettings {
+  readonly provider?: string;
+  readonly name?: string;
+  readonly temperature?: number;
+  readonly max_tokens?: number;
+  readonly [key: string]: unknown;
+}
+
+export interface McpServerRef {
+  readonly name: string;
+  readonly url?: string;
+  readonly command?: string;
+  readonly args?: readonly string[];
+  readonly [key: string]: unknown;
+}
+
+export interface AgentMeta {
+  readonly agent: string;
+  readonly version: string;
+  readonly description: string | null;
+  readonly model: ModelSettings | null;
+  readonly mcpServers: readonly McpServerRef[];
+}
+
+export interface CompiledSop<N extends string = string, T extends string = string> {
+  readonly meta: AgentMeta;
+  /** Project-relative path of the source, with `/` separators (`sops/retail_customer_support.md`). */
+  readonly sourceFile: string;
+  /** `sha256:<hex>` of the source bytes; the server compares it to refuse a stale build. */
+  readonly sourceHash: string;
+  readonly entryNode: N;
+  readonly hubs: readonly N[];
+  /** Node ids in flowchart order (first appearance). */
+  readonly nodeIds: readonly N[];
+  readonly nodes: { readonly [K in N]: SopNode<K> };
+  readonly edges: { readonly [K in N]: readonly SopEdge<N>[] };
+  /** Only nodes that have a prompt section. */
+  readonly prompts: { readonly [K in N]?: NodePrompt<T> };
+  readonly decisionNodes: readonly N[];
+  readonly terminalNodes: readonly N[];
+  readonly tools: readonly T[];
+  /** Allowlist of domain tools per node (empty for nodes without `tools`). */
+  readonly toolsByNode: { readonly [K in N]: readonly T[] };
+  readonly systemPrompt: string;
+  readonly systemPromptSections: readonly string[];
+  /** The Mermaid source as written in the SOP (comments included). */
+  readonly flowchart: string;
+}
+
+/** One entry of the generated registry: enough to pick an agent without loading its module. */
+export interface AgentIndexEntry {
+  readonly agent: string;
+  readonly sourceFile: string;
+  readonly sourceHash: string;
+  readonly load: () => Promise<CompiledSop>;
+}

@@ -1,0 +1,47 @@
+// Transpiles the toolkit's TypeScript (cli/, generator/, runtime/, generated/, bench/) to dist/ with esbuild.
+// Why: Node 20 cannot run .ts, and a server or a no-op `build:sops` should start at Node's own speed,
+// not pay for a TypeScript loader. Type-checking is tsc's job (`npm run typecheck`); this only strips types.
+// Only files whose output would change are written, so an unchanged tree costs one directory walk.
+import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync } from 'node:fs';
+import { join, dirname, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { transformSync } from 'esbuild';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const out = join(root, 'dist');
+const roots = ['cli', 'generator', 'runtime', 'generated', 'bench'];
+
+function* walk(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walk(p);
+    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
+  }
+}
+
+const wanted = new Set();
+for (const r of roots) {
+  for (const file of walk(join(root, r))) {
+    const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
+    wanted.add(target);
+    const { code } = transformSync(readFileSync(file, 'utf8'), {
+      loader: 'ts', format: 'esm', target: 'node20', sourcefile: relative(root, file),
+    });
+    if (existsSync(target) && readFileSync(target, 'utf8') === code) continue;
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, code);
+  }
+}
+// Drop outputs whose source is gone (a deleted SOP must not stay servable).
+for (const r of roots) {
+  for (const file of walkJs(join(out, r))) if (!wanted.has(file)) rmSync(file);
+}
+function* walkJs(dir) {
+  if (!existsSync(dir)) return;
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    const p = join(dir, entry.name);
+    if (entry.isDirectory()) yield* walkJs(p);
+    else if (entry.name.endsWith('.js')) yield p;
+  }
+}
