@@ -1,0 +1,175 @@
+/**
+ * `sop build`: compile `sops/*.md` into `generated/`. Reads the sources, asks the generator for the planned
+ * output, then writes it (`build`), compares it (`--check`), or keeps doing so on every change (`--watch`).
+ * All diagnostics of all files are printed before the exit code is decided: 0 clean or warnings only,
+ * 1 errors or (with --check) stale output, 2 bad usage or an internal failure.
+ */
+import { readdirSync, readFileSync, watch, existsSync } from 'node:fs';
+import { join, relative, resolve, sep } from 'node:path';
+import { parseArgs } from 'node:util';
+import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
+import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
+import { renderDiagnostics, summarize } from '../../generator/diagnostics/render-text.js';
+import { toValidationResult } from '../../generator/diagnostics/render-json.js';
+import { hashSource } from '../../generator/hash-source.js';
+import { generatorFingerprint, hashOutputs, manifestMatches, manifestPath, readManifest, writeManifest } from '../../generator/write/build-cache.js';
+import { listFiles } from '../../generator/write/compare-outputs.js';
+
+interface BuildOptions {
+  readonly sopsDir: string;
+  readonly outDir: string;
+  readonly check: boolean;
+  readonly watch: boolean;
+  readonly format: 'text' | 'json';
+  readonly root: string;
+}
+
+interface Source {
+  readonly file: string;
+  readonly raw: string;
+  /** Hash of the file's bytes (not of the decoded text), as the runtime computes it. */
+  readonly sourceHash: string;
+}
+
+export async function runBuild(args: readonly string[]): Promise<number> {
+  let options: BuildOptions;
+  try {
+    const { values, positionals } = parseArgs({
+      args: [...args],
+      options: {
+        sops: { type: 'string', default: 'sops' },
+        out: { type: 'string', default: 'generated' },
+        check: { type: 'boolean', default: false },
+        watch: { type: 'boolean', default: false },
+        format: { type: 'string', default: 'text' },
+      },
+      allowPositionals: false,
+    });
+    void positionals;
+    if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
+    if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
+    const root = process.cwd();
+    options = {
+      sopsDir: resolve(root, values.sops), outDir: resolve(root, values.out),
+      check: values.check, watch: values.watch, format: values.format, root,
+    };
+  } catch (error) {
+    process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
+    return 2;
+  }
+  if (!existsSync(options.sopsDir)) {
+    process.stderr.write(`sop build: no SOP folder at ${display(options.root, options.sopsDir)} (use --sops DIR).\n`);
+    return 2;
+  }
+  if (options.watch) return watchLoop(options);
+  return buildOnce(options, { useCache: !options.check });
+}
+
+function readSources(options: BuildOptions): Source[] {
+  return readdirSync(options.sopsDir)
+    .filter((name) => name.endsWith('.md'))
+    .sort()
+    .map((name) => {
+      const bytes = readFileSync(join(options.sopsDir, name));
+      return { file: display(options.root, join(options.sopsDir, name)), raw: bytes.toString('utf8'), sourceHash: hashSource(bytes) };
+    });
+}
+
+async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolean }): Promise<number> {
+  const started = performance.now();
+  const sources = readSources(options);
+  const sourceHashes = Object.fromEntries(sources.map((s) => [s.file, s.sourceHash]));
+  const cacheFile = manifestPath(options.root, options.sopsDir, options.outDir);
+
+  if (useCache) {
+    const manifest = readManifest(cacheFile);
+    if (manifest && manifestMatches(manifest, sourceHashes, options.outDir)) {
+      report(options, sources, manifest.diagnostics, started, 'up to date (no SOP changed)');
+      return hasErrors(manifest.diagnostics) ? 1 : 0;
+    }
+  }
+
+  const { buildProject } = await import('../../generator/build-project.js');
+  const { compareOutputs } = await import('../../generator/write/compare-outputs.js');
+  const build = await buildProject(sources);
+  const comparison = compareOutputs(options.outDir, build.outputs, { complete: build.complete, keepAgents: build.failedAgents });
+  const outDisplay = display(options.root, options.outDir);
+
+  if (options.check) {
+    const lines = [
+      ...comparison.stale.map((p) => `stale: ${outDisplay}/${p}`),
+      ...comparison.missing.map((p) => `missing: ${outDisplay}/${p}`),
+      ...comparison.orphaned.map((p) => `orphaned: ${outDisplay}/${p}`),
+    ];
+    const fresh = lines.length === 0;
+    const status = fresh
+      ? `${outDisplay}/ is up to date with ${sources.length} SOP${sources.length === 1 ? '' : 's'}`
+      : `${outDisplay}/ is out of date: run npm run build:sops\n${lines.join('\n')}`;
+    report(options, sources, build.diagnostics, started, status, { stale: comparison.stale, missing: comparison.missing, orphaned: comparison.orphaned });
+    return hasErrors(build.diagnostics) || !fresh ? 1 : 0;
+  }
+
+  const { writeOutputs } = await import('../../generator/write/write-outputs.js');
+  writeOutputs(options.outDir, build.outputs, comparison);
+  const written = comparison.stale.length + comparison.missing.length;
+  const failedNote = build.complete ? '' : '; files with errors were not emitted and their previous output was kept';
+  report(options, sources, build.diagnostics, started,
+    `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`);
+  writeManifest(cacheFile, {
+    fingerprint: generatorFingerprint(),
+    sources: sourceHashes,
+    outputs: hashOutputs(options.outDir, listFiles(options.outDir)),
+    diagnostics: build.diagnostics,
+  });
+  return hasErrors(build.diagnostics) ? 1 : 0;
+}
+
+function report(
+  options: BuildOptions, sources: readonly Source[], diagnostics: readonly Diagnostic[], started: number, status: string,
+  extra?: Record<string, unknown>,
+): void {
+  const seconds = (performance.now() - started) / 1000;
+  if (options.format === 'json') {
+    const result = toValidationResult(diagnostics, {
+      seconds, scope: `sops:${display(options.root, options.sopsDir)}`, version: '1.0.0', now: new Date(),
+      extra: { files: sources.length, status_detail: status, ...extra },
+    });
+    process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
+    return;
+  }
+  const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
+  const rendered = renderDiagnostics(diagnostics, { sources: new Map(sources.map((s) => [s.file, s.raw])), color });
+  if (rendered) process.stdout.write(`${rendered}\n\n`);
+  process.stdout.write(`sop build: ${sources.length} SOP${sources.length === 1 ? '' : 's'}, ${summarize(diagnostics)}; ${status} (${Math.round(seconds * 1000)} ms)\n`);
+}
+
+async function watchLoop(options: BuildOptions): Promise<number> {
+  await buildOnce(options, { useCache: false });
+  process.stdout.write(`sop build: watching ${display(options.root, options.sopsDir)}/ (Ctrl-C to stop)\n`);
+  let timer: NodeJS.Timeout | undefined;
+  let running = Promise.resolve();
+  const watcher = watch(options.sopsDir, (_event, name) => {
+    if (name && !String(name).endsWith('.md')) return;
+    clearTimeout(timer);
+    // Editors write a file in several steps: wait until they are done, and never run two builds at once.
+    timer = setTimeout(() => {
+      running = running.then(() => buildOnce(options, { useCache: false })).then(() => undefined, (error: unknown) => {
+        process.stderr.write(`sop build: internal error during rebuild (still watching): ${String(error)}\n`);
+      });
+    }, 100);
+  });
+  return new Promise((done) => {
+    const stop = () => {
+      watcher.close();
+      clearTimeout(timer);
+      done(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+function display(root: string, abs: string): string {
+  const rel = relative(root, abs);
+  return (rel === '' ? '.' : rel).split(sep).join('/');
+}

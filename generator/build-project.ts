@@ -1,0 +1,50 @@
+/**
+ * Builds a whole project in memory: compiles every SOP, runs the cross-file checks, and plans the output
+ * files. Files with errors are not emitted (their previous output stays untouched); the index and registry
+ * are emitted only when every SOP compiled, because they list every agent. Pure apart from the lazy import
+ * of the emitter (ts-morph is only loaded when there is something to emit).
+ */
+import { checkProject } from './check/check-project.js';
+import { compileSop, type CompiledFile } from './compile-sop.js';
+import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
+import type { GeneratedFile } from './emit/emit-project.js';
+
+export interface SourceFile {
+  /** Project-relative path with `/` separators. */
+  readonly file: string;
+  readonly raw: string;
+  /** Hash of the file's bytes; computed from `raw` when absent. */
+  readonly sourceHash?: string;
+}
+
+export interface ProjectBuild {
+  readonly compiled: readonly CompiledFile[];
+  readonly diagnostics: readonly Diagnostic[];
+  /** The planned output: per clean SOP, plus index and registry when `complete`. */
+  readonly outputs: readonly GeneratedFile[];
+  /** Every SOP compiled without errors: the output is the whole of `generated/` (orphans may go). */
+  readonly complete: boolean;
+  /** Agents whose SOP has errors: their files in the out dir must be left alone. */
+  readonly failedAgents: readonly string[];
+}
+
+export async function buildProject(sources: readonly SourceFile[], options: { emit?: boolean } = {}): Promise<ProjectBuild> {
+  const compiled = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1)).map((s) => compileSop(s.file, s.raw, s.sourceHash));
+  const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
+  const projectDiagnostics = checkProject(models);
+  const fileHasErrors = (c: CompiledFile) =>
+    c.model === null || hasErrors(c.diagnostics) || projectDiagnostics.some((d) => d.file === c.file && d.severity === 'error');
+  const clean = compiled.filter((c) => !fileHasErrors(c));
+  const complete = clean.length === compiled.length;
+  const failedAgents = compiled.filter(fileHasErrors).flatMap((c) => (c.model ? [c.model.agent] : []));
+  const diagnostics = [...compiled.flatMap((c) => c.diagnostics), ...projectDiagnostics].sort(compareDiagnostics);
+
+  let outputs: readonly GeneratedFile[] = [];
+  if (options.emit !== false && clean.length > 0) {
+    const { emitProject } = await import('./emit/emit-project.js');
+    const all = emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })));
+    // Without every SOP, the index and the registry would drop the failed agents: keep the old ones.
+    outputs = complete ? all : all.filter((f: GeneratedFile) => f.path.includes('/'));
+  }
+  return { compiled, diagnostics, outputs, complete, failedAgents };
+}

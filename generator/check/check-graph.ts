@@ -1,0 +1,69 @@
+/**
+ * Checks the shape of the flowchart: every node is reachable from the entry node, every node can still reach
+ * a terminal node (no traps), and decision (rhombus) nodes branch: at least two outgoing edges, each with a
+ * label so the agent knows which branch to take.
+ */
+import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { GraphFacts, SopModel } from '../model/sop-model.js';
+
+export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const file = model.file;
+  const isNode = new Set(model.nodes.map((n) => n.id));
+
+  if (isNode.has(model.entryNode)) {
+    const reached = reach([model.entryNode], (id) => facts.successors.get(id) ?? []);
+    for (const node of model.nodes) {
+      if (!reached.has(node.id)) {
+        out.push(diagnosticAt(file, 'SOP041', node.span, `Node \`${node.id}\` is not reachable from the entry node \`${model.entryNode}\`.`,
+          `Add an edge into \`${node.id}\`, or remove it.`));
+      }
+    }
+  }
+
+  const predecessors = new Map<string, string[]>();
+  for (const edge of model.edges) {
+    const list = predecessors.get(edge.to) ?? [];
+    list.push(edge.from);
+    predecessors.set(edge.to, list);
+  }
+  const canFinish = reach(facts.terminalNodes, (id) => predecessors.get(id) ?? []);
+  for (const node of model.nodes) {
+    if (!canFinish.has(node.id)) {
+      out.push(diagnosticAt(file, 'SOP042', node.span, `No terminal node can be reached from \`${node.id}\`: a conversation that gets here never ends.`,
+        `Add an edge from \`${node.id}\` (or from the loop it is in) to an end node.`));
+    }
+  }
+
+  const decisions = new Set(facts.decisionNodes);
+  for (const node of model.nodes) {
+    if (!decisions.has(node.id)) continue;
+    const outgoing = model.edges.filter((e) => e.from === node.id);
+    if (outgoing.length < 2) {
+      out.push(diagnosticAt(file, 'SOP043', node.span,
+        `Decision node \`${node.id}\` has ${outgoing.length === 0 ? 'no outgoing edges' : 'only one outgoing edge'}.`,
+        'Give a decision at least two labelled branches (`-->|yes|`, `-->|no|`), or make it a rectangle `[...]`.'));
+    }
+    for (const edge of outgoing) {
+      if (edge.condition === null) {
+        out.push(diagnosticAt(file, 'SOP044', edge.span, `Edge \`${node.id} → ${edge.to}\` leaves a decision node without a label.`,
+          `Label it with the condition, e.g. \`${node.id} -->|yes| ${edge.to}\`.`));
+      }
+    }
+  }
+  return out;
+}
+
+function reach(starts: readonly string[], next: (id: string) => readonly string[]): Set<string> {
+  const seen = new Set(starts);
+  const queue = [...starts];
+  for (let i = 0; i < queue.length; i++) {
+    for (const n of next(queue[i]!)) {
+      if (!seen.has(n)) {
+        seen.add(n);
+        queue.push(n);
+      }
+    }
+  }
+  return seen;
+}

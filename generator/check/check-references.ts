@@ -1,0 +1,61 @@
+/**
+ * Checks that every name an author wrote refers to something that exists: `entry_node` and `hubs` are nodes,
+ * each prompt section names a node (once), each node tool is declared in frontmatter `tools`, and each
+ * declared tool is used somewhere. Messages name the closest valid choice.
+ */
+import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { suggestion } from '../diagnostics/closest-match.js';
+import type { SopModel } from '../model/sop-model.js';
+
+export function checkReferences(model: SopModel): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const file = model.file;
+  const nodeIds = model.nodes.map((n) => n.id);
+  const isNode = new Set(nodeIds);
+
+  if (!isNode.has(model.entryNode)) {
+    out.push(diagnosticAt(file, 'SOP030', model.entryNodeSpan, `Entry node \`${model.entryNode}\` is not a node of the flowchart.`,
+      `${suggestion(model.entryNode, nodeIds, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`));
+  }
+  for (const hub of model.hubs) {
+    if (!isNode.has(hub.id)) {
+      out.push(diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')));
+    }
+  }
+
+  const firstPrompt = new Map<string, SopModel['prompts'][number]>();
+  for (const prompt of model.prompts) {
+    if (!isNode.has(prompt.nodeId)) {
+      out.push(diagnosticAt(file, 'SOP020', prompt.span, `Node prompt \`${prompt.nodeId}\` does not match any node of the flowchart.`,
+        suggestion(prompt.nodeId, nodeIds, 'node id')));
+      continue;
+    }
+    const first = firstPrompt.get(prompt.nodeId);
+    if (first) {
+      out.push(diagnosticAt(file, 'SOP021', prompt.span,
+        `Node \`${prompt.nodeId}\` already has a prompt section (at line ${first.span.start.line}).`,
+        'Merge the two sections into one.'));
+    } else firstPrompt.set(prompt.nodeId, prompt);
+  }
+
+  const declared = model.tools.map((t) => t.name);
+  const isDeclared = new Set(declared);
+  const used = new Set<string>();
+  for (const prompt of model.prompts) {
+    for (const tool of prompt.tools) {
+      used.add(tool.name);
+      if (!isDeclared.has(tool.name)) {
+        out.push(diagnosticAt(file, 'SOP040', tool.span,
+          `Node \`${prompt.nodeId}\` names tool \`${tool.name}\`, which is not in frontmatter \`tools\`.`,
+          `${suggestion(tool.name, declared, 'tool')} Otherwise add \`${tool.name}\` to frontmatter \`tools\`.`));
+      }
+    }
+  }
+  for (const tool of model.tools) {
+    if (!used.has(tool.name)) {
+      out.push(diagnosticAt(file, 'SOP045', tool.span, `Tool \`${tool.name}\` is declared but no node uses it.`,
+        'Name it in the `tools` of the node(s) where the agent may call it, or remove it.'));
+    }
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * The `--format json` result, in the shape of the standard validation result of seed 003: `status`
+ * (pass | warning | fail), `message`, `details[]` (severity critical | warning | info, message, file, line,
+ * column, remediation, plus our stable `code`) and `metadata` (execution_time in seconds, scope, version,
+ * timestamp). Errors map to `critical`, the seed's name for "must fix".
+ */
+import type { Diagnostic } from './diagnostic.js';
+import { summarize } from './render-text.js';
+
+export interface ValidationDetail {
+  readonly severity: 'critical' | 'warning' | 'info';
+  readonly code: string;
+  readonly message: string;
+  readonly file: string;
+  readonly line: number;
+  readonly column: number;
+  readonly endLine?: number;
+  readonly endColumn?: number;
+  readonly remediation?: string;
+}
+
+export interface ValidationResult {
+  readonly status: 'pass' | 'warning' | 'fail';
+  readonly message: string;
+  readonly details: readonly ValidationDetail[];
+  readonly metadata: {
+    readonly execution_time: number;
+    readonly scope: string;
+    readonly version: string;
+    readonly timestamp: string;
+    readonly [key: string]: unknown;
+  };
+}
+
+export function toValidationResult(
+  diagnostics: readonly Diagnostic[],
+  meta: { seconds: number; scope: string; version: string; now: Date; extra?: Record<string, unknown> },
+): ValidationResult {
+  const errors = diagnostics.some((d) => d.severity === 'error');
+  const warnings = diagnostics.some((d) => d.severity === 'warning');
+  const status = errors ? 'fail' : warnings ? 'warning' : 'pass';
+  const message =
+    status === 'pass' ? 'SOP validation passed' : status === 'warning' ? `SOP validation passed with ${summarize(diagnostics)}` : `SOP validation failed: ${summarize(diagnostics)}`;
+  return {
+    status,
+    message,
+    details: diagnostics.map((d) => ({
+      severity: d.severity === 'error' ? 'critical' : d.severity,
+      code: d.code,
+      message: d.message,
+      file: d.file,
+      line: d.line,
+      column: d.column,
+      ...(d.endLine !== undefined ? { endLine: d.endLine, endColumn: d.endColumn } : {}),
+      ...(d.remediation ? { remediation: d.remediation } : {}),
+    })),
+    metadata: {
+      execution_time: Math.round(meta.seconds * 1e6) / 1e6,
+      scope: meta.scope,
+      version: meta.version,
+      timestamp: meta.now.toISOString(),
+      ...meta.extra,
+    },
+  };
+}

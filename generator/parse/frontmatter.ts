@@ -1,0 +1,123 @@
+/**
+ * Validates the frontmatter against the spec's schema (zod) and maps every issue to the YAML line of the
+ * offending key. Unknown keys are warnings with a "did you mean", because a typo in `tools` must not pass
+ * silently. Returns the typed frontmatter, or null when it has errors.
+ */
+import { z } from 'zod';
+import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { suggestion } from '../diagnostics/closest-match.js';
+import type { FrontmatterBlock } from './split-frontmatter.js';
+import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
+
+const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must match [a-z][a-z0-9_]* (lowercase, digits, underscores)');
+const nodeId = z.string().min(1);
+
+export const frontmatterSchema = z.object({
+  agent: identifier,
+  version: z.union([z.string().min(1), z.number()]).transform((v) => String(v)),
+  description: z.string().optional(),
+  entry_node: nodeId.optional(),
+  hubs: z.array(nodeId).optional(),
+  model: z
+    .looseObject({
+      provider: z.string().optional(),
+      name: z.string().optional(),
+      temperature: z.number().min(0).optional(),
+      max_tokens: z.number().int().positive().optional(),
+    })
+    .optional(),
+  mcp_servers: z
+    .array(
+      z.looseObject({
+        name: z.string().min(1),
+        url: z.string().optional(),
+        command: z.string().optional(),
+        args: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
+  tools: z.array(z.string().min(1)),
+});
+
+export type Frontmatter = z.output<typeof frontmatterSchema>;
+
+const KNOWN_KEYS = Object.keys(frontmatterSchema.shape);
+
+export interface FrontmatterResult {
+  readonly frontmatter: Frontmatter | null;
+  readonly yaml: YamlBlock | null;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+export function parseFrontmatter(file: string, block: FrontmatterBlock | null): FrontmatterResult {
+  if (!block) {
+    return {
+      frontmatter: null,
+      yaml: null,
+      diagnostics: [
+        diagnosticAt(file, 'SOP001', { line: 1, column: 1 }, 'The file has no YAML frontmatter.',
+          'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.'),
+      ],
+    };
+  }
+  const diagnostics: Diagnostic[] = [];
+  if (block.closingLine === null) {
+    diagnostics.push(diagnosticAt(file, 'SOP002', { line: 1, column: 1 }, 'The frontmatter is never closed.',
+      'Add a line `---` after the last frontmatter key.'));
+    return { frontmatter: null, yaml: null, diagnostics };
+  }
+  const { block: yaml, problems } = parseYamlBlock(block.yaml, block.firstLine);
+  for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP002', p.span, `Frontmatter is not valid YAML: ${p.message}`));
+  if (problems.length > 0) return { frontmatter: null, yaml, diagnostics };
+
+  const value = yaml.value;
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    diagnostics.push(diagnosticAt(file, 'SOP003', yaml.spanOf([]), 'The frontmatter must be a YAML map of keys.',
+      'Write `agent: my_agent`, `version: "1.0"` and `tools: []` between the `---` lines.'));
+    return { frontmatter: null, yaml, diagnostics };
+  }
+  for (const key of Object.keys(value)) {
+    if (!KNOWN_KEYS.includes(key)) {
+      diagnostics.push(diagnosticAt(file, 'SOP004', yaml.spanOf([key], { key: true }), `Unknown frontmatter key \`${key}\`.`,
+        suggestion(key, KNOWN_KEYS, 'key')));
+    }
+  }
+  const parsed = frontmatterSchema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      const missing = issue.code === 'invalid_type' && getIn(value, path) === undefined;
+      const where = path.join('.') || '(root)';
+      diagnostics.push(
+        diagnosticAt(file, 'SOP003', missing ? yaml.spanOf(path.slice(0, -1)) : yaml.spanOf(path),
+          missing ? `Frontmatter key \`${where}\` is required.` : `Frontmatter key \`${where}\`: ${issue.message}.`,
+          remediationFor(path)),
+      );
+    }
+    return { frontmatter: null, yaml, diagnostics };
+  }
+  return { frontmatter: parsed.data, yaml, diagnostics };
+}
+
+function getIn(value: unknown, path: readonly (string | number)[]): unknown {
+  let v: unknown = value;
+  for (const p of path) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined;
+  return v;
+}
+
+function remediationFor(path: readonly (string | number)[]): string | undefined {
+  switch (path[0]) {
+    case 'agent':
+      return 'Use a lowercase identifier such as `retail_customer_support`.';
+    case 'version':
+      return 'Use a string such as `"1.0"` or a number.';
+    case 'tools':
+      return 'List every domain tool a node may name, e.g. `tools: [get_order_details]` (may be `[]`).';
+    case 'hubs':
+      return 'Use a list of node ids, e.g. `hubs: [ROUTE]`.';
+    case 'mcp_servers':
+      return 'Each server needs a `name`, and a `url` or a `command`.';
+    default:
+      return undefined;
+  }
+}

@@ -1,0 +1,173 @@
+/**
+ * Reads `## Node Prompts` in either accepted form:
+ *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples) and the
+ *    prompt text after it, kept as written and trimmed;
+ *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, prompt}.
+ * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file.
+ * Whether the ids are nodes of the graph is the checker's business, not this stage's.
+ */
+import { z } from 'zod';
+import type { Code, RootContent } from 'mdast';
+import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
+import { suggestion } from '../diagnostics/closest-match.js';
+import type { SopExample } from '../../runtime/compiled-sop.js';
+import { codeContentStart, endOffset, headingText, spanOfNode, startOffset, type MarkdownSection } from './markdown-sections.js';
+import type { SourceText } from './source-text.js';
+import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
+
+export interface ParsedPrompt {
+  readonly nodeId: string;
+  readonly span: SourceSpan;
+  readonly prompt: string;
+  readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[];
+  readonly examples: readonly SopExample[];
+}
+
+export interface NodePromptsResult {
+  readonly form: 'headings' | 'yaml-map' | 'none';
+  readonly prompts: readonly ParsedPrompt[];
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
+const metaShape = {
+  tools: z.array(z.string().min(1)).optional(),
+  examples: z.array(exampleSchema).optional(),
+};
+const headingMetaSchema = z.object(metaShape);
+const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() });
+const HEADING_KEYS = Object.keys(metaShape);
+const MAP_KEYS = [...HEADING_KEYS, 'prompt'];
+
+export function parseNodePrompts(source: SourceText, section: MarkdownSection): NodePromptsResult {
+  const hasHeadings = section.children.some((c) => c.type === 'heading' && c.depth === 3);
+  const mapBlock = section.children.find(
+    (c): c is Code => c.type === 'code' && c.lang === 'yaml' && /^\s*node_prompts\s*:/m.test(c.value),
+  );
+  if (hasHeadings && mapBlock) {
+    return {
+      form: 'headings',
+      prompts: [],
+      diagnostics: [
+        diagnosticAt(source.file, 'SOP024', spanOfNode(mapBlock),
+          'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
+          'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.'),
+      ],
+    };
+  }
+  if (hasHeadings) return fromHeadings(source, section);
+  if (mapBlock) return fromYamlMap(source, mapBlock);
+  return { form: 'none', prompts: [], diagnostics: [] };
+}
+
+function fromHeadings(source: SourceText, section: MarkdownSection): NodePromptsResult {
+  const prompts: ParsedPrompt[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const children = section.children;
+  for (let i = 0; i < children.length; i++) {
+    const heading = children[i]!;
+    if (heading.type !== 'heading' || heading.depth !== 3) continue;
+    let j = i + 1;
+    while (j < children.length && !(children[j]!.type === 'heading' && (children[j] as { depth: number }).depth <= 3)) j++;
+    const body: RootContent[] = children.slice(i + 1, j);
+    const end = j < children.length ? startOffset(source, children[j]!) : section.end;
+    const first = body[0];
+    let textStart = endOffset(source, heading);
+    let tools: ParsedPrompt['tools'] = [];
+    let examples: readonly SopExample[] = [];
+    if (first?.type === 'code' && first.lang === 'yaml') {
+      textStart = endOffset(source, first);
+      const at = codeContentStart(first);
+      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], diagnostics);
+      if (meta) ({ tools, examples } = meta);
+    }
+    prompts.push({
+      nodeId: headingText(heading),
+      span: spanOfNode(heading),
+      prompt: source.text.slice(textStart, end).trim(),
+      tools,
+      examples,
+    });
+  }
+  return { form: 'headings', prompts, diagnostics };
+}
+
+function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
+  const diagnostics: Diagnostic[] = [];
+  const at = codeContentStart(code);
+  const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
+  for (const p of problems) diagnostics.push(diagnosticAt(source.file, 'SOP022', p.span, `The node_prompts block is not valid YAML: ${p.message}`));
+  if (problems.length > 0) return { form: 'yaml-map', prompts: [], diagnostics };
+  const root = block.value as Record<string, unknown> | null;
+  for (const key of Object.keys(root ?? {})) {
+    if (key !== 'node_prompts') {
+      diagnostics.push(diagnosticAt(source.file, 'SOP023', block.spanOf([key], { key: true }),
+        `Unknown key \`${key}\` beside \`node_prompts\`.`, 'The block holds a single key, `node_prompts`.'));
+    }
+  }
+  const map = root?.node_prompts;
+  if (map === null || typeof map !== 'object' || Array.isArray(map)) {
+    diagnostics.push(diagnosticAt(source.file, 'SOP022', block.spanOf(['node_prompts']),
+      '`node_prompts` must be a map from node id to `{tools, examples, prompt}`.',
+      'Write `node_prompts:` and, indented below it, one `NODE_ID:` key per node.'));
+    return { form: 'yaml-map', prompts: [], diagnostics };
+  }
+  const prompts: ParsedPrompt[] = [];
+  for (const [nodeId, entry] of Object.entries(map as Record<string, unknown>)) {
+    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], diagnostics);
+    prompts.push({
+      nodeId,
+      span: block.spanOf(['node_prompts', nodeId], { key: true }),
+      prompt: (meta?.prompt ?? '').trim(),
+      tools: meta?.tools ?? [],
+      examples: meta?.examples ?? [],
+    });
+  }
+  return { form: 'yaml-map', prompts, diagnostics };
+}
+
+interface Meta {
+  readonly tools: ParsedPrompt['tools'];
+  readonly examples: readonly SopExample[];
+  readonly prompt?: string;
+}
+
+function readMeta(
+  file: string, text: string, line: number, column: number, schema: z.ZodType, keys: readonly string[],
+  path: readonly (string | number)[], diagnostics: Diagnostic[],
+): Meta | null {
+  const { block, problems } = parseYamlBlock(text, line, column);
+  for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP022', p.span, `The node's yaml block is not valid YAML: ${p.message}`));
+  if (problems.length > 0) return null;
+  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, diagnostics);
+}
+
+function readMetaValue(
+  file: string, block: YamlBlock, value: unknown, schema: z.ZodType, keys: readonly string[],
+  path: readonly (string | number)[], diagnostics: Diagnostic[],
+): Meta | null {
+  if (value && typeof value === 'object' && !Array.isArray(value)) {
+    for (const key of Object.keys(value)) {
+      if (!keys.includes(key)) {
+        diagnostics.push(diagnosticAt(file, 'SOP023', block.spanOf([...path, key], { key: true }),
+          `Unknown node prompt key \`${key}\`.`, suggestion(key, keys, 'key')));
+      }
+    }
+  }
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
+      diagnostics.push(diagnosticAt(file, 'SOP022', block.spanOf(at),
+        `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
+        'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.'));
+    }
+    return null;
+  }
+  const data = parsed.data as { tools?: string[]; examples?: SopExample[]; prompt?: string };
+  return {
+    tools: (data.tools ?? []).map((name, i) => ({ name, span: block.spanOf([...path, 'tools', i]) })),
+    examples: data.examples ?? [],
+    ...(data.prompt !== undefined ? { prompt: data.prompt } : {}),
+  };
+}

@@ -1,0 +1,74 @@
+/**
+ * The no-op fast path: a manifest of the last build (generator fingerprint, source hashes, output hashes and
+ * the diagnostics it printed) under `node_modules/.cache/`. When nothing changed, `build` replays the
+ * diagnostics without parsing markdown or importing ts-morph, so it costs about a Node start-up.
+ * Keyed on content hashes, never mtimes (fresh CI clones have fresh mtimes). `--check` never uses it.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import { listFiles } from './compare-outputs.js';
+
+export interface BuildManifest {
+  readonly fingerprint: string;
+  readonly sources: Readonly<Record<string, string>>;
+  readonly outputs: Readonly<Record<string, string>>;
+  readonly diagnostics: readonly Diagnostic[];
+}
+
+const sha = (data: string | Buffer) => createHash('sha256').update(data).digest('hex');
+
+export function manifestPath(projectRoot: string, sopsDir: string, outDir: string): string {
+  return join(projectRoot, 'node_modules', '.cache', 'sop-toolkit', `build-${sha(`${sopsDir}\0${outDir}`).slice(0, 16)}.json`);
+}
+
+let cachedFingerprint: string | undefined;
+/** Hash of the generator's own code: a changed compiler invalidates every cached build. */
+export function generatorFingerprint(): string {
+  if (cachedFingerprint) return cachedFingerprint;
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const hash = createHash('sha256');
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const p = join(dir, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else if (/\.(js|ts)$/.test(entry.name)) hash.update(entry.name).update(readFileSync(p));
+    }
+  };
+  walk(root);
+  cachedFingerprint = hash.digest('hex');
+  return cachedFingerprint;
+}
+
+export function readManifest(path: string): BuildManifest | null {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as BuildManifest;
+  } catch {
+    return null;
+  }
+}
+
+export function writeManifest(path: string, manifest: BuildManifest): void {
+  mkdirSync(dirname(path), { recursive: true });
+  writeFileSync(path, JSON.stringify(manifest));
+}
+
+export function hashOutputs(outDir: string, paths: readonly string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const p of paths) out[p] = sha(readFileSync(join(outDir, p)));
+  return out;
+}
+
+/** True when the manifest describes exactly these sources and what is on disk now. */
+export function manifestMatches(manifest: BuildManifest | null, sources: Readonly<Record<string, string>>, outDir: string): boolean {
+  if (!manifest || manifest.fingerprint !== generatorFingerprint()) return false;
+  const a = Object.keys(manifest.sources);
+  const b = Object.keys(sources);
+  if (a.length !== b.length || b.some((k) => manifest.sources[k] !== sources[k])) return false;
+  const onDisk = listFiles(outDir);
+  const expected = Object.keys(manifest.outputs).sort();
+  if (onDisk.length !== expected.length || onDisk.some((p, i) => p !== expected[i])) return false;
+  return expected.every((p) => existsSync(join(outDir, p)) && sha(readFileSync(join(outDir, p))) === manifest.outputs[p]);
+}

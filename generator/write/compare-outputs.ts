@@ -1,0 +1,51 @@
+/**
+ * Compares planned output with what is on disk: which files are stale (different bytes), missing, orphaned
+ * (on disk, not planned), or unchanged. `--check` reports this; the writer acts on it. Files of agents whose
+ * SOP failed are never orphans: they are the previous good output and stay.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import type { GeneratedFile } from '../emit/emit-project.js';
+
+export interface OutputComparison {
+  readonly stale: readonly string[];
+  readonly missing: readonly string[];
+  readonly orphaned: readonly string[];
+  readonly unchanged: readonly string[];
+}
+
+export function compareOutputs(
+  outDir: string,
+  planned: readonly GeneratedFile[],
+  options: { complete: boolean; keepAgents: readonly string[] },
+): OutputComparison {
+  const stale: string[] = [];
+  const missing: string[] = [];
+  const unchanged: string[] = [];
+  for (const f of planned) {
+    const target = join(outDir, f.path);
+    if (!existsSync(target)) missing.push(f.path);
+    else if (readFileSync(target, 'utf8') !== f.content) stale.push(f.path);
+    else unchanged.push(f.path);
+  }
+  const plannedPaths = new Set(planned.map((f) => f.path));
+  const orphaned = options.complete
+    ? listFiles(outDir).filter((p) => !plannedPaths.has(p) && !options.keepAgents.some((a) => p.startsWith(`${a}/`)))
+    : [];
+  return { stale, missing, orphaned, unchanged };
+}
+
+/** Every file under `dir`, as sorted `/`-separated relative paths. */
+export function listFiles(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const entry of readdirSync(d, { withFileTypes: true })) {
+      const p = join(d, entry.name);
+      if (entry.isDirectory()) walk(p);
+      else out.push(relative(dir, p).split(sep).join('/'));
+    }
+  };
+  walk(dir);
+  return out.sort();
+}
