@@ -1,0 +1,58 @@
+/**
+ * The emit stage: checked SOP models in, the text of every file under `generated/` out, sorted by path and
+ * byte-deterministic (fixed formatting, LF, no dates, versions or absolute paths; the order of the inputs
+ * does not matter). Per SOP a graph module (data and types, no XState) and a machine module; for all SOPs an
+ * index for app code and a registry of lazy loaders for the runtime.
+ *
+ * Plans are ts-morph structures built in one batch per file and printed with one reused in-memory project
+ * (`printer.ts`). This module imports ts-morph (~130 ms), so callers should import it only when something
+ * must be emitted. Writing to disk is the write stage's job.
+ */
+import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import { planGraphModule } from './graph-plan.js';
+import { planIndexModule } from './index-plan.js';
+import { planMachineModule } from './machine-plan.js';
+import { compareCodeUnits } from './naming.js';
+import { outlineSop } from './outline.js';
+import type { SopOutline } from './outline.js';
+import { printFile } from './printer.js';
+import type { GeneratedFile, PlannedFile } from './printer.js';
+import { planRegistryModule } from './registry-plan.js';
+
+export type { GeneratedFile } from './printer.js';
+
+export interface EmitInput {
+  readonly model: SopModel;
+  readonly facts: GraphFacts;
+}
+
+export function emitProject(inputs: readonly EmitInput[]): GeneratedFile[] {
+  const outlines = inputs
+    .map(({ model, facts }) => outlineSop(model, facts))
+    .sort((a, b) => compareCodeUnits(a.agent, b.agent));
+  assertDistinctNames(outlines);
+  const plans: PlannedFile[] = [
+    ...outlines.flatMap((o) => [planGraphModule(o), planMachineModule(o)]),
+    planIndexModule(outlines),
+    planRegistryModule(outlines),
+  ];
+  return plans.map(printFile).sort((a, b) => compareCodeUnits(a.path, b.path));
+}
+
+// The check stage rejects duplicate agents (SOP032); two different agents can still map to one exported name
+// (`foo_1` and `foo1` are both `foo1`), which would make the index ambiguous.
+function assertDistinctNames(outlines: readonly SopOutline[]): void {
+  const seen = new Map<string, SopOutline>();
+  for (const o of outlines) {
+    const other = seen.get(o.camelName);
+    if (other) {
+      throw new Error(
+        other.agent === o.agent
+          ? `emit: agent \`${o.agent}\` comes from two files (${other.model.file}, ${o.model.file}).`
+          : `emit: agents \`${other.agent}\` (${other.model.file}) and \`${o.agent}\` (${o.model.file}) both export ` +
+              `as \`${o.camelName}\`; rename one in its frontmatter.`,
+      );
+    }
+    seen.set(o.camelName, o);
+  }
+}

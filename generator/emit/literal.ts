@@ -1,0 +1,228 @@
+/**
+ * Turns plain data (strings, numbers, booleans, null, arrays, objects) into TypeScript expression text for
+ * structure initializers. This is the one place user text becomes source: every string goes through
+ * `stringLiteral`, which escapes quotes, backslashes, control characters, line and paragraph separators,
+ * lone surrogates and invisible bidi controls, so any value round-trips exactly and no SOP text can change
+ * what the generated code means or how it reads.
+ *
+ * The result is a plain string rather than a ts-morph writer function, so ts-morph's writer scans each
+ * character once (a writer function is printed to a scratch writer and then copied, scanning twice).
+ *
+ * Layout is deterministic: a value stays on one line when it fits in `MAX_WIDTH` columns, otherwise each
+ * element or property goes on its own line with a trailing comma; strings with line breaks become one quoted
+ * piece per line joined by `+`, so a changed prompt line is a one-line diff.
+ */
+import { isPlainPropertyName } from './naming.js';
+
+/** Verbatim expression text (an identifier, a call): for references between generated declarations only. */
+export class Code {
+  constructor(readonly text: string) {}
+}
+
+/** Shorthand for `new Code(text)`. */
+export function code(text: string): Code {
+  return new Code(text);
+}
+
+/** An object or array that always takes one line per element or property (tables, machine states). */
+export class Block {
+  constructor(readonly value: readonly LiteralValue[] | LiteralObject) {}
+}
+
+/** Shorthand for `new Block(value)`. */
+export function block(value: readonly LiteralValue[] | LiteralObject): Block {
+  return new Block(value);
+}
+
+export interface LiteralObject {
+  readonly [key: string]: LiteralValue | undefined;
+}
+
+export type LiteralValue = string | number | boolean | null | Code | Block | readonly LiteralValue[] | LiteralObject;
+
+/**
+ * Checks that `value` is plain data (what YAML can produce: strings, finite or not numbers, booleans, null,
+ * arrays, plain objects) and returns it typed for the writer. Throws on anything else: such a value in the
+ * model is a compiler bug, not an SOP problem.
+ */
+export function fromData(value: unknown, path = 'value'): LiteralValue {
+  if (value === null || typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') {
+    return value;
+  }
+  if (Array.isArray(value)) return value.map((item: unknown, i) => fromData(item, `${path}[${i}]`));
+  if (typeof value === 'object') {
+    assertPlainObject(value);
+    const out: Record<string, LiteralValue> = {};
+    for (const [key, item] of Object.entries(value)) {
+      // `undefined` means "absent" in our data, as in JSON.
+      if (item === undefined) continue;
+      // defineProperty, not assignment: a `__proto__` key must stay a key.
+      Object.defineProperty(out, key, { value: fromData(item, `${path}.${key}`), enumerable: true });
+    }
+    return out;
+  }
+  throw new TypeError(`Cannot emit ${path} (${typeof value}) as a literal: only plain data.`);
+}
+
+export const MAX_WIDTH = 120;
+const INDENT = '  ';
+
+const NAMED_ESCAPES: Readonly<Record<string, string>> = {
+  '\\': '\\\\',
+  "'": "\\'",
+  '\n': '\\n',
+  '\r': '\\r',
+  '\t': '\\t',
+  '\b': '\\b',
+  '\f': '\\f',
+  '\v': '\\v',
+};
+
+// A fixed list (not Unicode property classes) so the output does not depend on the Node version's Unicode
+// tables: C0/C1 controls, the separators U+2028/U+2029, bidi controls (Trojan Source), zero-width space and
+// word joiner, BOM, and lone surrogates (with the `u` flag a paired surrogate is one code point and does not
+// match). ZWJ/ZWNJ stay as written: emoji sequences and several scripts need them.
+const NEEDS_ESCAPE =
+  /[\\'\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/gu;
+
+/** A single-quoted TypeScript string literal whose value is exactly `value`. */
+export function stringLiteral(value: string): string {
+  const body = value.replace(NEEDS_ESCAPE, (ch) => NAMED_ESCAPES[ch] ?? unicodeEscape(ch));
+  // ts-morph's writer takes `\\'` for an escaped quote and would think the literal never ends (which breaks
+  // its indentation of later lines), so a final backslash is written as `\u005c` instead.
+  return body.endsWith('\\\\') ? `'${body.slice(0, -2)}${unicodeEscape('\\')}'` : `'${body}'`;
+}
+
+function unicodeEscape(ch: string): string {
+  return `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`;
+}
+
+/** A property name: bare when it is a plain identifier, quoted otherwise, computed for `__proto__`. */
+export function propertyName(key: string): string {
+  // `{ __proto__: x }` and `{ '__proto__': x }` both set the prototype; only a computed key defines a property.
+  if (key === '__proto__') return `[${stringLiteral(key)}]`;
+  return isPlainPropertyName(key) ? key : stringLiteral(key);
+}
+
+function numberLiteral(value: number): string {
+  if (Object.is(value, -0)) return '-0';
+  return String(value); // also `NaN`, `Infinity`, `-Infinity`, which YAML can produce
+}
+
+/** Splits after each line break; more than one piece means the string is written as a `+` chain. */
+function stringPieces(value: string): string[] {
+  return value.match(/[^\n]*\n|[^\n]+$/g) ?? [''];
+}
+
+function isList(value: LiteralValue): value is readonly LiteralValue[] {
+  return Array.isArray(value);
+}
+
+function entriesOf(value: LiteralObject): [string, LiteralValue][] {
+  const entries: [string, LiteralValue][] = [];
+  for (const [key, item] of Object.entries(value)) if (item !== undefined) entries.push([key, item]);
+  return entries;
+}
+
+/** The value on one line, or null when it cannot be (a string with line breaks somewhere inside). */
+export function inlineLiteral(value: LiteralValue): string | null {
+  if (value === null) return 'null';
+  if (value instanceof Code) return value.text;
+  if (value instanceof Block) return null;
+  switch (typeof value) {
+    case 'string':
+      return stringPieces(value).length > 1 ? null : stringLiteral(value);
+    case 'number':
+      return numberLiteral(value);
+    case 'boolean':
+      return String(value);
+  }
+  const parts: string[] = [];
+  if (isList(value)) {
+    for (const item of value) {
+      const text = inlineLiteral(item);
+      if (text === null) return null;
+      parts.push(text);
+    }
+    return `[${parts.join(', ')}]`;
+  }
+  assertPlainObject(value);
+  for (const [key, item] of entriesOf(value)) {
+    const text = inlineLiteral(item);
+    if (text === null) return null;
+    parts.push(`${propertyName(key)}: ${text}`);
+  }
+  return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
+}
+
+function assertPlainObject(value: object): void {
+  const proto: unknown = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) {
+    throw new TypeError(`Cannot emit a ${Object.prototype.toString.call(value)} as a literal: only plain data.`);
+  }
+}
+
+export interface LiteralLayout {
+  /** Column where the value starts (0-based); decides whether it fits on one line. */
+  readonly column: number;
+  /** Width of the text that follows the value on its last line (`as const;`), counted against `MAX_WIDTH`. */
+  readonly tail?: number;
+}
+
+/**
+ * The text of `value` for a structure initializer, laid out at indentation level 0: the printer removes the
+ * hanging indent ts-morph adds to initializer continuation lines, so this text is what lands in the file.
+ */
+export function literalText(value: LiteralValue, layout: LiteralLayout): string {
+  const out: string[] = [];
+  writeValue(out, value, 0, layout.column, layout.tail ?? 0);
+  return out.join('');
+}
+
+/**
+ * Appends `value` starting at `column` of a line indented `level` times. `tail` is the width of what follows
+ * the value on its last line (a comma, `as const;`).
+ */
+function writeValue(out: string[], value: LiteralValue, level: number, column: number, tail: number): void {
+  const forced = value instanceof Block;
+  const data = value instanceof Block ? value.value : value;
+  const inline = forced ? null : inlineLiteral(data);
+  if (inline !== null && column + inline.length + tail <= MAX_WIDTH) out.push(inline);
+  else if (typeof data === 'string') writeStringChain(out, data, level);
+  else if (isList(data)) writeLines(out, '[', ']', data.map((item) => ['', item]), level);
+  else if (data !== null && typeof data === 'object' && !(data instanceof Code)) {
+    assertPlainObject(data);
+    const entries = entriesOf(data).map(([key, item]): [string, LiteralValue] => [`${propertyName(key)}: `, item]);
+    writeLines(out, '{', '}', entries, level);
+  } else out.push(inline ?? inlineLiteral(data) ?? '');
+}
+
+/** `'line 1\n' +` / `'line 2'`, continuation lines one level deeper. */
+function writeStringChain(out: string[], value: string, level: number): void {
+  stringPieces(value).forEach((piece, i) => {
+    if (i > 0) out.push(` +\n${INDENT.repeat(level + 1)}`);
+    out.push(stringLiteral(piece));
+  });
+}
+
+/** One `head value,` line per item between `open` and `close`; `[]` / `{}` when there are none. */
+function writeLines(
+  out: string[],
+  open: string,
+  close: string,
+  items: readonly (readonly [head: string, value: LiteralValue])[],
+  level: number,
+): void {
+  if (items.length === 0) {
+    out.push(open + close);
+    return;
+  }
+  const inner = INDENT.repeat(level + 1);
+  out.push(`${open}\n`);
+  for (const [head, item] of items) {
+    out.push(inner + head);
+    writeValue(out, item, level + 1, inner.length + head.length, 1);
+    out.push(',\n');
+  }
+  out.push(INDENT.repeat(level) + close);
+}

@@ -1,0 +1,94 @@
+/**
+ * Analysis before planning: everything the file plans need from one SOP, computed once (names, ids, tool
+ * list, edges grouped by node, machine events), with the invariants a checked model guarantees asserted
+ * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
+ */
+import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from './naming.js';
+import type { EdgeLike } from './transitions.js';
+
+export interface SopOutline {
+  readonly model: SopModel;
+  readonly agent: string;
+  /** `retailCustomerSupport`: prefix of value exports in the index (`…Machine`, `…Sop`). */
+  readonly camelName: string;
+  /** `RetailCustomerSupport`: prefix of type exports in the index (`…NodeId`, `…Event`). */
+  readonly pascalName: string;
+  readonly graphPath: string;
+  readonly machinePath: string;
+  /** Flowchart order. */
+  readonly nodeIds: readonly string[];
+  readonly decisionNodeIds: readonly string[];
+  readonly terminalNodeIds: readonly string[];
+  /** Frontmatter tools in their order, then tools that only node prompts name, in order of first mention. */
+  readonly toolNames: readonly string[];
+  readonly hubs: readonly string[];
+  /** Every node, its distinct successors in edge order. */
+  readonly successors: ReadonlyMap<string, readonly string[]>;
+  /** Every node, its outgoing edges in source order. */
+  readonly edgesByNode: ReadonlyMap<string, readonly EdgeLike[]>;
+  /** Every node, its allowed tools (deduplicated, in the order the prompt lists them). */
+  readonly toolsByNode: ReadonlyMap<string, readonly string[]>;
+  /** Nodes some edge enters, sorted: one `GOTO.<id>` event each. */
+  readonly eventTargets: readonly string[];
+}
+
+const AGENT_NAME = /^[a-z][a-z0-9_]*$/;
+
+export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
+  function fail(what: string): never {
+    throw new Error(`emit: ${model.file}: ${what} A checked model never has this, so this is a compiler bug.`);
+  }
+  if (!AGENT_NAME.test(model.agent)) fail(`agent name ${JSON.stringify(model.agent)} is not [a-z][a-z0-9_]*.`);
+  const nodeIds = model.nodes.map((n) => n.id);
+  const known = new Set(nodeIds);
+  if (known.size !== nodeIds.length) fail('a node id appears twice in the node list.');
+  const requireNode = (id: string, role: string): void => {
+    if (!known.has(id)) fail(`${role} ${JSON.stringify(id)} is not a node.`);
+  };
+  requireNode(model.entryNode, 'entry node');
+  for (const hub of model.hubs) requireNode(hub.id, 'hub');
+  for (const id of [...facts.decisionNodes, ...facts.terminalNodes]) requireNode(id, 'graph fact node');
+
+  const edgesByNode = new Map<string, EdgeLike[]>(nodeIds.map((id) => [id, []]));
+  for (const edge of model.edges) {
+    const outgoing = edgesByNode.get(edge.from);
+    if (!outgoing) fail(`edge source ${JSON.stringify(edge.from)} is not a node.`);
+    requireNode(edge.to, 'edge target');
+    outgoing.push({ to: edge.to, condition: edge.condition, style: edge.style });
+  }
+  const successors = new Map(
+    nodeIds.map((id) => [id, [...new Set((edgesByNode.get(id) ?? []).map((e) => e.to))]] as const),
+  );
+  const terminal = new Set(facts.terminalNodes);
+  for (const [id, next] of successors) {
+    if ((next.length === 0) !== terminal.has(id)) fail(`graph facts disagree with the edges about node ${id}.`);
+  }
+
+  const toolsByNode = new Map<string, readonly string[]>(nodeIds.map((id) => [id, []]));
+  for (const prompt of model.prompts) {
+    requireNode(prompt.nodeId, 'prompt node');
+    toolsByNode.set(prompt.nodeId, [...new Set(prompt.tools.map((t) => t.name))]);
+  }
+  const toolNames = [
+    ...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))]),
+  ];
+
+  return {
+    model,
+    agent: model.agent,
+    camelName: camelCaseAgent(model.agent),
+    pascalName: pascalCaseAgent(model.agent),
+    graphPath: `${model.agent}/graph.ts`,
+    machinePath: `${model.agent}/machine.ts`,
+    nodeIds,
+    decisionNodeIds: facts.decisionNodes,
+    terminalNodeIds: facts.terminalNodes,
+    toolNames,
+    hubs: [...new Set(model.hubs.map((h) => h.id))],
+    successors,
+    edgesByNode,
+    toolsByNode,
+    eventTargets: [...new Set(model.edges.map((e) => e.to))].sort(compareCodeUnits),
+  };
+}
