@@ -1,0 +1,168 @@
+/**
+ * `sop serve`: serve the compiled agents of `generated/registry.ts` over MCP, on stdio (default: one
+ * conversation, stdout carries protocol messages only) or Streamable HTTP (`--http`, 127.0.0.1:3000 unless
+ * `--host`/`--port` say otherwise). Resolves when the conversation ends (stdin closed) or on SIGINT/SIGTERM.
+ *
+ * The registry is imported at run time rather than statically so that a tree where `npm run build:sops` has
+ * not run yet gets a clear message (exit 1) instead of a module-resolution stack trace. Only the chosen
+ * transport is imported: stdio never loads express.
+ *
+ * Exit codes: 0 served and stopped; 1 nothing to serve or the port is taken; 2 bad usage.
+ */
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AgentIndexEntry } from '../../runtime/compiled-sop.js';
+
+const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]]
+  --stdio      (default) speak MCP on stdin/stdout
+  --http       Streamable HTTP at http://H:N/mcp
+  --host H     interface to bind (default 127.0.0.1)
+  --port N     port (default 3000; 0 picks a free one)
+`;
+const REGISTRY_MODULE = '../../generated/registry.js';
+
+export type ServeArgs =
+  | { readonly mode: 'stdio' }
+  | { readonly mode: 'http'; readonly host: string; readonly port: number }
+  | { readonly mode: 'help' }
+  | { readonly mode: 'error'; readonly message: string };
+
+export function parseServeArgs(args: readonly string[]): ServeArgs {
+  let transport: 'stdio' | 'http' | undefined;
+  let host: string | undefined;
+  let port: number | undefined;
+  for (let i = 0; i < args.length; i += 1) {
+    const arg = args[i] ?? '';
+    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const value = () => inline ?? args[++i];
+    switch (flag) {
+      case '-h':
+      case '--help':
+        return { mode: 'help' };
+      case '--stdio':
+      case '--http': {
+        const chosen = flag === '--stdio' ? 'stdio' : 'http';
+        if (transport !== undefined && transport !== chosen) return { mode: 'error', message: 'choose one of --stdio and --http' };
+        transport = chosen;
+        break;
+      }
+      case '--host': {
+        const given = value();
+        if (given === undefined || given === '') return { mode: 'error', message: '--host needs a value' };
+        host = given;
+        break;
+      }
+      case '--port': {
+        const given = value();
+        const parsed = given !== undefined && /^\d+$/.test(given) ? Number(given) : NaN;
+        if (!(parsed >= 0 && parsed <= 65535)) return { mode: 'error', message: `--port needs a number from 0 to 65535, got ${given ?? 'nothing'}` };
+        port = parsed;
+        break;
+      }
+      default:
+        return { mode: 'error', message: `unknown option ${arg}` };
+    }
+  }
+  if (transport === 'stdio' && (host !== undefined || port !== undefined)) {
+    return { mode: 'error', message: '--host and --port apply to --http only' };
+  }
+  if (transport === 'http' || host !== undefined || port !== undefined) {
+    return { mode: 'http', host: host ?? '127.0.0.1', port: port ?? 3000 };
+  }
+  return { mode: 'stdio' };
+}
+
+export async function runServe(args: readonly string[]): Promise<number> {
+  const parsed = parseServeArgs(args);
+  if (parsed.mode === 'help') {
+    process.stderr.write(USAGE);
+    return 0;
+  }
+  if (parsed.mode === 'error') {
+    process.stderr.write(`sop serve: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const agents = await importRegistry();
+  if (typeof agents === 'string') {
+    process.stderr.write(`sop serve: ${agents}\n`);
+    return 1;
+  }
+  const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+
+  if (parsed.mode === 'stdio') {
+    routeConsoleToStderr();
+    const { serveStdio } = await import('../../runtime/stdio/serve-stdio.js');
+    const server = await serveStdio({ agents, projectRoot });
+    const signal = waitForSignal();
+    await Promise.race([server.closed, signal.received]);
+    signal.dispose();
+    await server.close();
+    return 0;
+  }
+
+  const { serveHttp } = await import('../../runtime/http/serve-http.js');
+  let server;
+  try {
+    server = await serveHttp({ agents, projectRoot, host: parsed.host, port: parsed.port });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
+      process.stderr.write(`sop serve: cannot listen on ${parsed.host}:${parsed.port} (${code})\n`);
+      return 1;
+    }
+    throw error;
+  }
+  process.stderr.write(`sop serve: ${agents.length} agent(s) at ${server.url}\n`);
+  const signal = waitForSignal();
+  await signal.received;
+  signal.dispose();
+  await server.close();
+  return 0;
+}
+
+/** The generated registry's agents, or a message saying what to do when there is none. */
+async function importRegistry(): Promise<readonly AgentIndexEntry[] | string> {
+  const missing = 'no compiled agents (generated/registry.js is missing). Run `npm run build:sops` first.';
+  let module: { AGENTS?: unknown };
+  try {
+    module = (await import(REGISTRY_MODULE)) as { AGENTS?: unknown };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('registry')) return missing;
+    throw error;
+  }
+  return Array.isArray(module.AGENTS) ? (module.AGENTS as readonly AgentIndexEntry[]) : 'generated/registry.js exports no AGENTS array. Run `npm run build:sops`.';
+}
+
+/** The folder holding package.json, from dist/cli/commands (built) or cli/commands (vitest, from source). */
+export function findProjectRoot(from: string): string {
+  for (let dir = from; ; dir = dirname(dir)) {
+    if (existsSync(join(dir, 'package.json'))) return dir;
+    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+  }
+}
+
+/** On stdio, stdout is the protocol's: a stray console.log from any library must not corrupt it. */
+function routeConsoleToStderr(): void {
+  const toStderr = (...parts: unknown[]) => console.error(...parts);
+  console.log = toStderr;
+  console.info = toStderr;
+  console.debug = toStderr;
+}
+
+function waitForSignal(): { received: Promise<void>; dispose(): void } {
+  let onSignal = () => {};
+  const received = new Promise<void>((resolve) => {
+    onSignal = () => resolve();
+  });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
+  return {
+    received,
+    dispose() {
+      process.off('SIGINT', onSignal);
+      process.off('SIGTERM', onSignal);
+    },
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * Turns a `CompiledSop` into the lookup tables `goto_node` answers from, once per agent per process (the
+ * catalog caches the result). Every node's answer (`node` and `edges` in the seed's shape) is assembled and
+ * frozen here, so a move costs a Map lookup, a path append and `JSON.stringify`: no XState, no per-call
+ * assembly. Maps, not plain objects, so ids such as `constructor` or `__proto__` are simply unknown nodes.
+ *
+ * The compiler already validated the SOP; the few checks here only catch a hand-edited or mismatched
+ * generated module, and turn it into a clear error instead of a wrong answer later.
+ */
+import type { CompiledSop, SopExample } from '../compiled-sop.js';
+
+/** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
+export interface NodeAnswer {
+  readonly id: string;
+  readonly type: string;
+  readonly description: string;
+  readonly prompt?: string;
+  readonly tools?: readonly string[];
+  readonly examples?: readonly SopExample[];
+}
+
+/** One entry of `edges` in a `goto_node` answer (the compiled edge without its style). */
+export interface EdgeAnswer {
+  readonly to: string;
+  readonly condition: string | null;
+}
+
+export interface PreparedNode {
+  readonly node: NodeAnswer;
+  /** Outgoing edges in source order. */
+  readonly edges: readonly EdgeAnswer[];
+  /** Distinct successor ids in edge order. */
+  readonly successors: readonly string[];
+  readonly terminal: boolean;
+  readonly hub: boolean;
+}
+
+export interface PreparedAgent {
+  readonly name: string;
+  readonly sop: CompiledSop;
+  readonly entryNode: string;
+  /** Hubs in the order the SOP lists them. */
+  readonly hubs: readonly string[];
+  readonly nodes: ReadonlyMap<string, PreparedNode>;
+  /** Node ids in flowchart order. */
+  readonly nodeIds: readonly string[];
+  readonly terminalNodes: readonly string[];
+}
+
+export function prepareAgent(sop: CompiledSop): PreparedAgent {
+  const name = sop.meta.agent;
+  const nodeIds = sop.nodeIds;
+  const known = new Set(nodeIds);
+  const fail = (problem: string): never => {
+    throw new Error(`Compiled agent ${name} is inconsistent: ${problem}. Run \`npm run build:sops\` to regenerate it.`);
+  };
+  if (!known.has(sop.entryNode)) fail(`entry node ${sop.entryNode} is not a node`);
+  for (const hub of sop.hubs) if (!known.has(hub)) fail(`hub ${hub} is not a node`);
+
+  const hubs = new Set(sop.hubs);
+  const terminals = new Set(sop.terminalNodes);
+  const nodes = new Map<string, PreparedNode>();
+  for (const id of nodeIds) {
+    const source = sop.nodes[id];
+    if (source === undefined) return fail(`node ${id} has no entry in the node table`);
+    const edges = (sop.edges[id] ?? []).map((edge) => {
+      if (!known.has(edge.to)) fail(`edge ${id} --> ${edge.to} leads to an unknown node`);
+      return Object.freeze({ to: edge.to, condition: edge.condition });
+    });
+    nodes.set(
+      id,
+      Object.freeze({
+        node: nodeAnswer(sop, id, source.type, source.description),
+        edges: Object.freeze(edges),
+        successors: Object.freeze([...new Set(edges.map((edge) => edge.to))]),
+        terminal: terminals.has(id),
+        hub: hubs.has(id),
+      }),
+    );
+  }
+  return Object.freeze({
+    name,
+    sop,
+    entryNode: sop.entryNode,
+    hubs: sop.hubs,
+    nodes,
+    nodeIds,
+    terminalNodes: sop.terminalNodes,
+  });
+}
+
+function nodeAnswer(sop: CompiledSop, id: string, type: string, description: string): NodeAnswer {
+  const prompt = sop.prompts[id];
+  // `toolsByNode` is the compiled allowlist; the prompt's own list is the same data, kept as a fallback.
+  const tools = sop.toolsByNode[id] ?? prompt?.tools ?? [];
+  const answer: { -readonly [K in keyof NodeAnswer]: NodeAnswer[K] } = { id, type, description };
+  if (prompt !== undefined && prompt.prompt !== '') answer.prompt = prompt.prompt;
+  if (tools.length > 0) answer.tools = Object.freeze([...tools]);
+  if (prompt !== undefined && prompt.examples.length > 0) {
+    answer.examples = Object.freeze(prompt.examples.map((example) => Object.freeze({ user: example.user, agent: example.agent })));
+  }
+  return Object.freeze(answer);
+}

@@ -1,0 +1,82 @@
+/**
+ * Per agent, two read-only views for MCP clients that want them without the tools: its system prompt as an
+ * MCP prompt (named after the agent) and its Mermaid flowchart, as written, as a resource
+ * `sop://<agent>/flowchart` (`text/vnd.mermaid`). Listing needs only the registry; reading loads the agent.
+ * Unknown names are JSON-RPC errors: -32602 for a prompt, -32002 ("resource not found") for a resource.
+ */
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  ErrorCode,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  McpError,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AgentCatalog } from '../agents/agent-catalog.js';
+
+export const FLOWCHART_MIME_TYPE = 'text/vnd.mermaid';
+const RESOURCE_NOT_FOUND = -32002;
+const FLOWCHART_URI = /^sop:\/\/([^/]+)\/flowchart$/;
+
+export function flowchartUri(agent: string): string {
+  return `sop://${agent}/flowchart`;
+}
+
+export function registerAgentContent(server: Server, catalog: AgentCatalog): void {
+  const promptDescription = (agent: string, sourceFile: string) => `System prompt of the SOP agent ${agent} (compiled from ${sourceFile}).`;
+
+  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+    prompts: catalog.entries.map((entry) => ({
+      name: entry.agent,
+      title: `${entry.agent} system prompt`,
+      description: promptDescription(entry.agent, entry.sourceFile),
+    })),
+  }));
+
+  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+    const entry = catalog.byName(request.params.name);
+    if (entry === undefined) {
+      const names = catalog.entries.map((known) => known.agent).join(', ');
+      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Prompts: [${names}]`);
+    }
+    const agent = await catalog.load(entry);
+    return {
+      description: promptDescription(entry.agent, entry.sourceFile),
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: agent.sop.systemPrompt } }],
+    };
+  });
+
+  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+    resources: catalog.entries.map((entry) => ({
+      uri: flowchartUri(entry.agent),
+      name: `${entry.agent}-flowchart`,
+      title: `${entry.agent} flowchart`,
+      description: `Mermaid flowchart of the SOP agent ${entry.agent}, as written in ${entry.sourceFile}.`,
+      mimeType: FLOWCHART_MIME_TYPE,
+    })),
+  }));
+
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+    resourceTemplates: [
+      {
+        uriTemplate: 'sop://{agent}/flowchart',
+        name: 'flowchart',
+        description: 'Mermaid flowchart of a compiled SOP agent.',
+        mimeType: FLOWCHART_MIME_TYPE,
+      },
+    ],
+  }));
+
+  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+    const uri = request.params.uri;
+    const name = FLOWCHART_URI.exec(uri)?.[1];
+    const entry = name === undefined ? undefined : catalog.byName(name);
+    if (entry === undefined) {
+      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. Flowcharts are sop://<agent>/flowchart for the compiled agents.`, { uri });
+    }
+    const agent = await catalog.load(entry);
+    return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: agent.sop.flowchart }] };
+  });
+}

@@ -1,0 +1,114 @@
+/**
+ * The MCP server of one conversation transport: the three SOP tools, plus each agent's system prompt and
+ * flowchart. Built on the SDK's low-level `Server`, not `McpServer`, for one reason: McpServer turns an
+ * unknown tool name into an `isError` result with no hook to change it, and the MCP spec calls that a
+ * protocol error. Here an unknown tool is JSON-RPC -32602 ("Unknown tool: x. Available tools: …"), while
+ * everything that is the caller's fault inside a known tool is an `isError` result (see each tool's module).
+ *
+ * Per call: find the tool, then, one call at a time per conversation, read the state from the store, run the
+ * tool, store the new state if it changed, and answer with `structuredContent` plus the same JSON compact as
+ * text. A bug in a tool is logged to stderr and answered as `isError`; state is stored only after success.
+ *
+ * Conversation key: the transport's session id (`Mcp-Session-Id` on HTTP); without one (stdio, in-memory),
+ * an id of this server instance, forgotten when the server closes.
+ */
+import { randomUUID } from 'node:crypto';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+  type CallToolResult,
+  type Tool,
+} from '@modelcontextprotocol/sdk/types.js';
+import { catalogFor } from '../agents/agent-catalog.js';
+import type { AgentIndexEntry } from '../compiled-sop.js';
+import { logError } from '../log.js';
+import { createKeyedQueue } from '../session/keyed-queue.js';
+import { createMemorySessionStore } from '../session/memory-session-store.js';
+import { EMPTY_SESSION } from '../session/session-state.js';
+import type { SessionStore } from '../session/session-store.js';
+import type { ToolOutcome } from '../tools/tool-outcome.js';
+import { registerAgentContent } from './agent-content.js';
+import { toolJsonSchema } from './json-schema.js';
+import { SOP_TOOLS } from './sop-tools.js';
+
+export interface SopServerOptions {
+  /** The compiled agents to serve (`AGENTS` of `generated/registry.ts`, or test fixtures). */
+  readonly agents: readonly AgentIndexEntry[];
+  /** Absolute path of the project; `load_graph`'s `sop_file` is resolved against it. */
+  readonly projectRoot: string;
+  /** Conversation state; a private in-memory store when absent. */
+  readonly store?: SessionStore;
+  readonly serverInfo?: { readonly name: string; readonly version: string };
+}
+
+const TOOLS_BY_NAME = new Map(SOP_TOOLS.map((tool) => [tool.name, tool]));
+let toolList: Tool[] | undefined;
+
+/** The `tools/list` answer, rendered once per process. */
+function listTools(): Tool[] {
+  toolList ??= SOP_TOOLS.map((tool) => ({
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toolJsonSchema(tool.inputSchema, 'input'),
+    outputSchema: toolJsonSchema(tool.outputSchema, 'output'),
+  }));
+  return toolList;
+}
+
+export function createSopServer(options: SopServerOptions): Server {
+  const catalog = catalogFor(options.agents);
+  const context = { catalog, projectRoot: options.projectRoot };
+  const store = options.store ?? createMemorySessionStore();
+  const queue = createKeyedQueue();
+  const ownKey = `server-${randomUUID()}`;
+  const agentNames = catalog.entries.map((entry) => entry.agent).join(', ') || 'none: run `npm run build:sops`';
+
+  const server = new Server(options.serverInfo ?? { name: 'sop-toolkit', version: '0.1.0' }, {
+    capabilities: { tools: {}, prompts: {}, resources: {} },
+    instructions:
+      `Serves compiled SOP agents (${agentNames}). Call load_graph once with the agent, write the plan with todo, ` +
+      'then move through the flowchart with goto_node, starting at the entry node and following the returned edges.',
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
+    const { name, arguments: args } = request.params;
+    const tool = TOOLS_BY_NAME.get(name);
+    if (tool === undefined) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${SOP_TOOLS.map((known) => known.name).join(', ')}`);
+    }
+    const key = extra.sessionId ?? ownKey;
+    return queue.run(key, async (): Promise<CallToolResult> => {
+      const session = (await store.get(key)) ?? EMPTY_SESSION;
+      let outcome: ToolOutcome<object>;
+      try {
+        outcome = await tool.call(context, session, args);
+      } catch (error) {
+        logError(`internal error in ${name}`, error);
+        const reason = error instanceof Error ? error.message : String(error);
+        return render({ answer: { error: `Internal error in ${name}: ${reason}. The session is unchanged.` }, session, isError: true });
+      }
+      if (outcome.session !== session) await store.set(key, outcome.session);
+      return render(outcome);
+    });
+  });
+
+  registerAgentContent(server, catalog);
+
+  server.onclose = () => {
+    void store.delete(ownKey);
+  };
+  return server;
+}
+
+function render(outcome: ToolOutcome<object>): CallToolResult {
+  const structuredContent = outcome.answer as Record<string, unknown>;
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+  if (outcome.isError) result.isError = true;
+  return result;
+}

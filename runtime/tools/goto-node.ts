@@ -1,0 +1,143 @@
+/**
+ * `goto_node`: move through the loaded agent's flowchart and receive the target node's instructions.
+ *
+ * Transition rule (spec "Transitions"): from the current node the agent may go to
+ *   - a direct successor;
+ *   - the entry node, always: the path restarts as [entry] and every hub closes again;
+ *   - a hub, only once that hub was reached through the flowchart since the last reset. So `ROUTE` can be
+ *     re-entered for the next intent, but can never be used to skip `AUTH`.
+ * Before the first move only the entry node is valid. Jumping to a hub appends it to the path. A terminal
+ * node completes the path: nothing follows it but the entry node or an opened hub.
+ *
+ * Answers, decided per case:
+ *   - a legal move: the seed's answer (`node`, `edges`, `path`, `valid: true`, and `todo_reminder` when the
+ *     node is terminal and a todo names it as its `completion_node`);
+ *   - an illegal move: a normal result (not `isError`), `valid: false` with `valid_next`, as in the seed: it
+ *     is navigation feedback the agent acts on, not a failure of the call;
+ *   - an unknown node id, or no agent loaded: `isError: true`.
+ * Refused moves leave the session untouched. The path keeps its last `MAX_PATH` nodes (only the current node
+ * and the opened hubs matter for validation), so a looping agent cannot grow a session without bound.
+ */
+import { z } from 'zod';
+import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
+import type { SessionState } from '../session/session-state.js';
+import { errorAnswerSchema, fail, noAgentLoaded, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
+
+export const GOTO_NODE = 'goto_node';
+export const MAX_PATH = 100;
+
+export const gotoNodeDescription =
+  'Move to a node in the SOP graph. Returns the node description, prompt, tools, examples, and valid next edges. ' +
+  'Validates that the transition is legal from the current position: a direct successor, the entry node ' +
+  '(always; restarts the path), or a hub already reached since the last restart. An illegal move answers ' +
+  '`valid: false` with `valid_next` and changes nothing. Requires load_graph first; start at the entry node.';
+
+export const gotoNodeInput = z.strictObject({
+  node_id: z.string().min(1).max(200).describe('Target node ID to move to'),
+});
+export type GotoNodeInput = z.output<typeof gotoNodeInput>;
+
+const exampleSchema = z.object({ user: z.string(), agent: z.string() });
+const nodeSchema = z.object({
+  id: z.string(),
+  type: z.string().describe('Mermaid shape: stadium, rectangle, rhombus, …'),
+  description: z.string(),
+  prompt: z.string().optional(),
+  tools: z.array(z.string()).optional(),
+  examples: z.array(exampleSchema).optional(),
+});
+const edgeSchema = z.object({ to: z.string(), condition: z.string().nullable() });
+
+const moveAnswerSchema = z.object({
+  node: nodeSchema,
+  edges: z.array(edgeSchema),
+  path: z.array(z.string()),
+  valid: z.literal(true),
+  todo_reminder: z.string().optional(),
+});
+const refusalAnswerSchema = z.object({
+  valid: z.literal(false),
+  error: z.string(),
+  current_node: z.string().nullable(),
+  valid_next: z.array(z.string()),
+});
+
+/** A legal move. Its `node` and `edges` are the prepared, frozen objects shared by every session. */
+export interface MoveAnswer {
+  readonly node: NodeAnswer;
+  readonly edges: readonly EdgeAnswer[];
+  readonly path: readonly string[];
+  readonly valid: true;
+  readonly todo_reminder?: string;
+}
+export type RefusalAnswer = z.output<typeof refusalAnswerSchema>;
+export type GotoNodeAnswer = MoveAnswer | RefusalAnswer | ErrorAnswer;
+
+export const gotoNodeOutput = z.union([moveAnswerSchema, refusalAnswerSchema, errorAnswerSchema]);
+
+export function gotoNode(agent: PreparedAgent | undefined, session: SessionState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
+  if (agent === undefined) return noAgentLoaded(session, GOTO_NODE, 'it selects the flowchart to move in');
+  const targetId = input.node_id;
+  const target = agent.nodes.get(targetId);
+  if (target === undefined) return unknownNode(agent, session, targetId);
+
+  const current = session.path.at(-1);
+  let path: readonly string[];
+  let reachedHubs = session.reachedHubs;
+  if (targetId === agent.entryNode) {
+    path = [targetId];
+    reachedHubs = target.hub ? [targetId] : [];
+  } else if (current !== undefined && agent.nodes.get(current)?.successors.includes(targetId)) {
+    path = appendBounded(session.path, targetId);
+    if (target.hub && !reachedHubs.includes(targetId)) reachedHubs = [...reachedHubs, targetId];
+  } else if (current !== undefined && target.hub && reachedHubs.includes(targetId)) {
+    path = appendBounded(session.path, targetId);
+  } else {
+    return succeed(refusal(agent, session, targetId), session);
+  }
+
+  const remind = target.terminal && session.todos.some((todo) => todo.completion_node === targetId);
+  const answer: MoveAnswer = remind
+    ? { node: target.node, edges: target.edges, path, valid: true, todo_reminder: todoReminder(targetId) }
+    : { node: target.node, edges: target.edges, path, valid: true };
+  return succeed(answer, { ...session, path, reachedHubs });
+}
+
+/** Where the agent may go from here: successors in edge order, then the entry node and the opened hubs. */
+export function validNext(agent: PreparedAgent, session: SessionState): string[] {
+  const current = session.path.at(-1);
+  if (current === undefined) return [agent.entryNode];
+  const next = new Set(agent.nodes.get(current)?.successors);
+  next.add(agent.entryNode);
+  for (const hub of agent.hubs) if (session.reachedHubs.includes(hub)) next.add(hub);
+  return [...next];
+}
+
+export function todoReminder(nodeId: string): string {
+  return `Reached completion node ${nodeId}. Update todos and proceed to next task.`;
+}
+
+function refusal(agent: PreparedAgent, session: SessionState, targetId: string): RefusalAnswer {
+  const current = session.path.at(-1) ?? null;
+  const error =
+    current === null
+      ? `Cannot reach ${targetId} before the conversation has started: go to ${agent.entryNode} first`
+      : `Cannot reach ${targetId} from ${current}`;
+  return { valid: false, error, current_node: current, valid_next: validNext(agent, session) };
+}
+
+function unknownNode(agent: PreparedAgent, session: SessionState, targetId: string): ToolOutcome<ErrorAnswer> {
+  const lower = targetId.toLowerCase();
+  const near = agent.nodeIds.find((id) => id.toLowerCase() === lower);
+  const hint = near === undefined ? '' : ` Did you mean ${near}?`;
+  return fail(session, {
+    valid: false,
+    error: `Node not found: ${targetId}.${hint} Valid nodes: [${agent.nodeIds.join(', ')}]`,
+    valid_nodes: [...agent.nodeIds],
+  });
+}
+
+function appendBounded(path: readonly string[], id: string): readonly string[] {
+  const next = [...path, id];
+  return next.length > MAX_PATH ? next.slice(next.length - MAX_PATH) : next;
+}

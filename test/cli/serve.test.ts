@@ -1,0 +1,116 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { describe, expect, it, vi } from 'vitest';
+import { findProjectRoot, parseServeArgs, runServe } from '../../cli/commands/serve.js';
+import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
+import { conversation, jsonRpcLines, runStdio } from '../runtime/helpers/stdio-process.js';
+
+const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
+/** `npm run build:sops` has produced the registry (and global-setup transpiled it). */
+const HAS_REGISTRY = existsSync(join(PROJECT_ROOT, 'dist/generated/registry.js'));
+
+describe('sop serve arguments', () => {
+  it.each([
+    [[], { mode: 'stdio' }],
+    [['--stdio'], { mode: 'stdio' }],
+    [['--http'], { mode: 'http', host: '127.0.0.1', port: 3000 }],
+    [['--http', '--port', '0', '--host', 'localhost'], { mode: 'http', host: 'localhost', port: 0 }],
+    [['--port=8080'], { mode: 'http', host: '127.0.0.1', port: 8080 }],
+    [['--help'], { mode: 'help' }],
+    [['--stdio', '--port', '1'], { mode: 'error', message: '--host and --port apply to --http only' }],
+    [['--stdio', '--http'], { mode: 'error', message: 'choose one of --stdio and --http' }],
+    [['--port', '70000'], { mode: 'error', message: '--port needs a number from 0 to 65535, got 70000' }],
+    [['--port'], { mode: 'error', message: '--port needs a number from 0 to 65535, got nothing' }],
+    [['--host'], { mode: 'error', message: '--host needs a value' }],
+    [['--verbose'], { mode: 'error', message: 'unknown option --verbose' }],
+  ])('%j → %j', (args, expected) => {
+    expect(parseServeArgs(args)).toEqual(expected);
+  });
+
+  it('exits 0 for --help and 2 for bad usage, before touching the registry, writing to stderr', async () => {
+    const written: string[] = [];
+    const stderr = vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      expect(await runServe(['--help'])).toBe(0);
+      expect(await runServe(['--nope'])).toBe(2);
+    } finally {
+      stderr.mockRestore();
+    }
+    expect(written.join('')).toMatch(/^Usage: sop serve[\s\S]*sop serve: unknown option --nope\n\nUsage: sop serve/);
+  });
+
+  it('finds the project root from the source and from dist/', () => {
+    expect(findProjectRoot(join(PROJECT_ROOT, 'cli/commands'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
+    expect(findProjectRoot(join(PROJECT_ROOT, 'dist/cli/commands'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
+  });
+});
+
+describe.runIf(!HAS_REGISTRY)('sop serve without a compiled registry', () => {
+  it('says to run npm run build:sops and exits 1, writing nothing on stdout', async () => {
+    const run = await runStdio(process.execPath, [CLI, 'serve'], [], { cwd: PROJECT_ROOT });
+    expect(run.exitCode).toBe(1);
+    expect(run.stdout).toBe('');
+    expect(run.stderr).toContain('npm run build:sops');
+  });
+});
+
+describe.runIf(HAS_REGISTRY)('sop serve with the generated registry', () => {
+  it('on stdio, writes nothing but JSON-RPC lines on stdout and exits 0 when input ends', async () => {
+    const registry = pathToFileURL(join(PROJECT_ROOT, 'dist/generated/registry.js')).href;
+    const { AGENTS } = (await import(registry)) as { AGENTS: readonly { agent: string }[] };
+    const agent = AGENTS[0]?.agent ?? 'none';
+    const run = await runStdio(
+      process.execPath,
+      [CLI, 'serve'],
+      conversation([
+        { name: 'load_graph', arguments: { agent } },
+        { name: 'goto_node', arguments: { node_id: 'NOT_A_NODE' } },
+        { name: 'no_such_tool', arguments: {} },
+      ]),
+      { cwd: PROJECT_ROOT },
+    );
+    expect(run.exitCode).toBe(0);
+    const messages = jsonRpcLines(run.stdout).sort((a, b) => Number(a.id) - Number(b.id));
+    expect(messages.map((message) => message.id)).toEqual([0, 1, 2, 3, 4]);
+    expect(messages[2]?.result?.structuredContent).toMatchObject({ agent });
+    expect(messages[3]?.result).toMatchObject({ isError: true });
+    expect(messages[4]?.error).toMatchObject({ code: -32602 });
+  });
+
+  it('over HTTP, serves on a free port and stops cleanly on SIGTERM', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        let stderr = '';
+        const timer = setTimeout(() => reject(new Error(`no URL announced:\n${stderr}`)), 15_000);
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+          stderr += chunk;
+          const found = /at (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(stderr);
+          if (found?.[1]) {
+            clearTimeout(timer);
+            resolve(found[1]);
+          }
+        });
+        child.on('exit', (code) => reject(new Error(`exited ${code}:\n${stderr}`)));
+      });
+      const client = new Client({ name: 'cli-http-test', version: '0.0.0' });
+      const transport = new StreamableHTTPClientTransport(new URL(url));
+      await client.connect(transport);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+      await transport.terminateSession();
+      await client.close();
+      const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+      child.kill('SIGTERM');
+      expect(await exited).toBe(0);
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+});

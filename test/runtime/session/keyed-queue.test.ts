@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { createKeyedQueue } from '../../../runtime/session/keyed-queue.js';
+import { createMemorySessionStore } from '../../../runtime/session/memory-session-store.js';
+import { EMPTY_SESSION } from '../../../runtime/session/session-state.js';
+
+const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+describe('keyed queue', () => {
+  it('runs tasks of one key one after the other, in order', async () => {
+    const queue = createKeyedQueue();
+    const log: string[] = [];
+    const task = (name: string) => async () => {
+      log.push(`${name} start`);
+      await tick();
+      log.push(`${name} end`);
+      return name;
+    };
+    const results = await Promise.all([queue.run('a', task('1')), queue.run('a', task('2')), queue.run('a', task('3'))]);
+    expect(results).toEqual(['1', '2', '3']);
+    expect(log).toEqual(['1 start', '1 end', '2 start', '2 end', '3 start', '3 end']);
+  });
+
+  it('lets different keys interleave, and a failure not block the next task', async () => {
+    const queue = createKeyedQueue();
+    const log: string[] = [];
+    let release = () => {};
+    const blocked = queue.run('a', () => new Promise<void>((resolve) => (release = resolve)).then(() => log.push('a')));
+    await queue.run('b', async () => log.push('b'));
+    release();
+    await blocked;
+    expect(log).toEqual(['b', 'a']);
+    await expect(queue.run('c', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
+    await expect(queue.run('c', async () => 'after')).resolves.toBe('after');
+  });
+});
+
+describe('memory session store', () => {
+  it('keeps, replaces and forgets states by id', async () => {
+    const store = createMemorySessionStore();
+    expect(await store.get('x')).toBeUndefined();
+    await store.set('x', EMPTY_SESSION);
+    await store.set('y', { ...EMPTY_SESSION, agent: 'a' });
+    expect(await store.get('y')).toMatchObject({ agent: 'a' });
+    expect(store.size).toBe(2);
+    await store.delete('y');
+    expect(store.size).toBe(1);
+  });
+});

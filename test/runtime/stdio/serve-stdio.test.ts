@@ -1,0 +1,57 @@
+import { rmSync } from 'node:fs';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bundleFixtureServer, PROJECT_ROOT } from '../helpers/fixture-process.js';
+import { callTool, FIXTURE_ROOT } from '../helpers/mcp-client.js';
+import { conversation, jsonRpcLines, runStdio } from '../helpers/stdio-process.js';
+
+let bundle: string;
+beforeAll(async () => {
+  bundle = await bundleFixtureServer();
+});
+afterAll(() => rmSync(bundle, { force: true }));
+
+describe('stdio server process (fixture registry)', () => {
+  it('writes nothing but JSON-RPC lines on stdout, logs to stderr only, and exits 0 when input ends', async () => {
+    const run = await runStdio(
+      process.execPath,
+      [bundle, FIXTURE_ROOT],
+      [
+        ...conversation([
+          { name: 'load_graph', arguments: { agent: 'support_desk' } },
+          { name: 'goto_node', arguments: { node_id: 'START' } },
+          { name: 'goto_node', arguments: { node_id: 'ROUTE' } },
+          { name: 'goto_node', arguments: { node_id: 'NOPE' } },
+          { name: 'todo', arguments: { todos: [{ content: '', status: 'pending' }] } },
+          { name: 'no_such_tool', arguments: {} },
+        ]),
+      ],
+      { cwd: PROJECT_ROOT },
+    );
+    expect(run.exitCode).toBe(0);
+    // Answers may arrive out of order (the unknown tool is refused before queued calls finish): sort by id.
+    const messages = jsonRpcLines(run.stdout).sort((a, b) => Number(a.id) - Number(b.id));
+    expect(messages.map((message) => message.id)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(messages[3]?.result?.structuredContent).toMatchObject({ path: ['START'], valid: true });
+    expect(messages[4]?.result?.structuredContent).toMatchObject({ valid: false, error: 'Cannot reach ROUTE from START' });
+    expect(messages[5]?.result).toMatchObject({ isError: true });
+    expect(messages[6]?.result).toMatchObject({ isError: true });
+    expect(messages[7]?.error).toMatchObject({ code: -32602 });
+  });
+
+  it('serves a real SDK client, one conversation per process', async () => {
+    const connect = async () => {
+      const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle, FIXTURE_ROOT], cwd: PROJECT_ROOT, stderr: 'pipe' }));
+      await client.listTools();
+      return client;
+    };
+    const [first, second] = await Promise.all([connect(), connect()]);
+    await callTool(first, 'load_graph', { sop_file: 'sops/support_desk.md' });
+    await callTool(first, 'goto_node', { node_id: 'START' });
+    expect((await callTool(second, 'goto_node', { node_id: 'START' })).isError).toBe(true);
+    expect((await callTool(first, 'goto_node', { node_id: 'AUTH' })).answer.path).toEqual(['START', 'AUTH']);
+    await Promise.all([first.close(), second.close()]);
+  });
+});

@@ -1,0 +1,225 @@
+import { describe, expect, it } from 'vitest';
+import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { gotoNode, MAX_PATH, validNext } from '../../../runtime/tools/goto-node.js';
+import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
+
+const desk = prepareAgent(SUPPORT_DESK);
+const tiny = prepareAgent(TINY_FLOW);
+const loaded: SessionState = { ...EMPTY_SESSION, agent: 'support_desk' };
+
+/** Plays legal moves and returns the session after them (fails the test on any refusal). */
+function walk(ids: readonly string[], from: SessionState = loaded, agent = desk): SessionState {
+  let session = from;
+  for (const id of ids) {
+    const outcome = gotoNode(agent, session, { node_id: id });
+    expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
+    session = outcome.session;
+  }
+  return session;
+}
+
+describe('goto_node answers', () => {
+  it('answers the entry node with its description and edges, and starts the path', () => {
+    const outcome = gotoNode(desk, loaded, { node_id: 'START' });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.answer).toEqual({
+      node: { id: 'START', type: 'stadium', description: 'Customer writes in' },
+      edges: [{ to: 'AUTH', condition: null }],
+      path: ['START'],
+      valid: true,
+    });
+    expect(outcome.session.path).toEqual(['START']);
+  });
+
+  it('adds prompt, tools and examples where the node has them, and edges with conditions in source order', () => {
+    const outcome = gotoNode(desk, walk(['START']), { node_id: 'AUTH' });
+    expect(outcome.answer).toEqual({
+      node: {
+        id: 'AUTH',
+        type: 'rectangle',
+        description: 'Verify identity',
+        prompt: 'Verify the customer by email, or by name and zip code.',
+        tools: ['find_customer'],
+        examples: [{ user: "I'm jo@example.com", agent: 'Thanks, let me look you up.' }],
+      },
+      edges: [
+        { to: 'ROUTE', condition: null },
+        { to: 'ESCALATE', condition: 'cannot verify' },
+      ],
+      path: ['START', 'AUTH'],
+      valid: true,
+    });
+  });
+
+  it.each([
+    ['CHK_REFUND', ['START', 'AUTH', 'ROUTE'], { id: 'CHK_REFUND', type: 'rectangle', description: 'Check order', tools: ['get_order'] }],
+    ['COLLECT_ADDR', ['START', 'AUTH', 'ROUTE'], { id: 'COLLECT_ADDR', type: 'rectangle', description: 'Collect: new address', prompt: 'Collect the new address and read it back.' }],
+    ['ROUTE', ['START', 'AUTH'], { id: 'ROUTE', type: 'rhombus', description: 'Intent?' }],
+  ])('omits what %s does not have', (id, before, node) => {
+    expect((gotoNode(desk, walk(before), { node_id: id }).answer as { node: object }).node).toEqual(node);
+  });
+
+  it('shows every edge of a decision node', () => {
+    const outcome = gotoNode(desk, walk(['START', 'AUTH']), { node_id: 'ROUTE' });
+    expect(outcome.answer).toMatchObject({
+      edges: [
+        { to: 'CHK_REFUND', condition: 'refund' },
+        { to: 'COLLECT_ADDR', condition: 'address' },
+        { to: 'ESCALATE', condition: 'out of scope' },
+      ],
+    });
+  });
+});
+
+describe('goto_node transitions', () => {
+  it('accepts only the entry node as the first move', () => {
+    const outcome = gotoNode(desk, loaded, { node_id: 'AUTH' });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.answer).toEqual({
+      valid: false,
+      error: 'Cannot reach AUTH before the conversation has started: go to START first',
+      current_node: null,
+      valid_next: ['START'],
+    });
+    expect(outcome.session).toBe(loaded);
+  });
+
+  it('refuses an illegal move with the seed message and the valid next nodes, changing nothing', () => {
+    const before = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']);
+    const outcome = gotoNode(desk, before, { node_id: 'COLLECT_ADDR' });
+    expect(outcome.isError).toBe(false);
+    expect(outcome.answer).toEqual({
+      valid: false,
+      error: 'Cannot reach COLLECT_ADDR from IS_ELIGIBLE',
+      current_node: 'IS_ELIGIBLE',
+      valid_next: ['DENY_REFUND', 'DO_REFUND', 'START', 'ROUTE'],
+    });
+    expect(outcome.session).toBe(before);
+    // The next legal move behaves as if the refused one never happened.
+    expect(gotoNode(desk, outcome.session, { node_id: 'DO_REFUND' }).answer).toMatchObject({
+      path: ['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND'],
+    });
+  });
+
+  it('never lets a hub skip authentication', () => {
+    const atStart = walk(['START']);
+    const outcome = gotoNode(desk, atStart, { node_id: 'ROUTE' });
+    expect(outcome.answer).toEqual({ valid: false, error: 'Cannot reach ROUTE from START', current_node: 'START', valid_next: ['AUTH', 'START'] });
+    expect(outcome.session).toBe(atStart);
+  });
+
+  it('opens a hub once reached and appends hub jumps to the path', () => {
+    const done = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR']);
+    expect(validNext(desk, done)).toEqual(['START', 'ROUTE']);
+    const outcome = gotoNode(desk, done, { node_id: 'ROUTE' });
+    expect(outcome.answer).toMatchObject({
+      valid: true,
+      node: { id: 'ROUTE' },
+      path: ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR', 'ROUTE'],
+    });
+  });
+
+  it('closes the hubs again when the entry node resets the path', () => {
+    const reset = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'START']);
+    expect(reset.path).toEqual(['START']);
+    expect(reset.reachedHubs).toEqual([]);
+    expect(gotoNode(desk, reset, { node_id: 'ROUTE' }).answer).toMatchObject({ valid: false, valid_next: ['AUTH', 'START'] });
+  });
+
+  it('allows the entry node from anywhere, always restarting the path', () => {
+    const deep = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DENY_REFUND']);
+    expect(gotoNode(desk, deep, { node_id: 'START' }).answer).toMatchObject({ valid: true, path: ['START'] });
+  });
+
+  it('follows a dotted fallback edge back to the hub', () => {
+    const session = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND']);
+    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND']);
+  });
+
+  it('uses the agent entry node, whatever its name, and works without hubs', () => {
+    const session = { ...EMPTY_SESSION, agent: 'tiny_flow' };
+    expect(gotoNode(tiny, session, { node_id: 'START' }).isError).toBe(true);
+    const done = walk(['BEGIN', 'DONE'], session, tiny);
+    expect(done.path).toEqual(['BEGIN', 'DONE']);
+    expect(validNext(tiny, done)).toEqual(['BEGIN']);
+  });
+
+  it('keeps only the last MAX_PATH nodes of a looping path, and keeps validating', () => {
+    let session = walk(['START', 'AUTH', 'ROUTE']);
+    for (let i = 0; i < MAX_PATH; i += 1) session = walk(['COLLECT_ADDR', 'ROUTE'], session);
+    expect(session.path).toHaveLength(MAX_PATH);
+    expect(session.path.at(-1)).toBe('ROUTE');
+    expect(gotoNode(desk, session, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
+  });
+});
+
+describe('goto_node errors', () => {
+  it('is an error before load_graph', () => {
+    const outcome = gotoNode(undefined, EMPTY_SESSION, { node_id: 'START' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.answer).toEqual({ error: 'No agent loaded: call load_graph (with agent or sop_file) before goto_node; it selects the flowchart to move in.' });
+    expect(outcome.session).toBe(EMPTY_SESSION);
+  });
+
+  it('answers an unknown id with "Node not found" and the valid nodes, changing nothing', () => {
+    const before = walk(['START', 'AUTH']);
+    const outcome = gotoNode(desk, before, { node_id: 'NOPE' });
+    expect(outcome.isError).toBe(true);
+    expect(outcome.answer).toEqual({
+      valid: false,
+      error: `Node not found: NOPE. Valid nodes: [${SUPPORT_DESK.nodeIds.join(', ')}]`,
+      valid_nodes: SUPPORT_DESK.nodeIds,
+    });
+    expect(outcome.session).toBe(before);
+  });
+
+  it('suggests the node an id differs from only in case', () => {
+    expect(gotoNode(desk, loaded, { node_id: 'start' }).answer).toMatchObject({ error: expect.stringMatching(/^Node not found: start\. Did you mean START\?/) });
+  });
+
+  it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('treats %s as an unknown node, not an object property', (id) => {
+    expect(gotoNode(desk, walk(['START']), { node_id: id }).isError).toBe(true);
+  });
+});
+
+describe('todo reminders', () => {
+  const withTodos = (session: SessionState): SessionState => ({
+    ...session,
+    todos: [
+      { content: 'Change address', status: 'in_progress', completion_node: 'END_ADDR' },
+      { content: 'Refund', status: 'pending', completion_node: 'END_REFUND' },
+    ],
+  });
+
+  it('adds todo_reminder on a terminal node some todo names', () => {
+    const session = withTodos(walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR']));
+    expect(gotoNode(desk, session, { node_id: 'END_ADDR' }).answer).toEqual({
+      node: { id: 'END_ADDR', type: 'stadium', description: 'Address updated' },
+      edges: [],
+      path: ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR'],
+      valid: true,
+      todo_reminder: 'Reached completion node END_ADDR. Update todos and proceed to next task.',
+    });
+  });
+
+  it('adds none on a terminal node no todo names', () => {
+    const session = withTodos(walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']));
+    expect(gotoNode(desk, session, { node_id: 'DENY_REFUND' }).answer).not.toHaveProperty('todo_reminder');
+  });
+});
+
+describe('prepared answers', () => {
+  it('are shared and frozen, so no session can alter another one', () => {
+    const first = gotoNode(desk, walk(['START']), { node_id: 'AUTH' }).answer as { node: object; edges: object };
+    const second = gotoNode(desk, walk(['START']), { node_id: 'AUTH' }).answer as { node: object; edges: object };
+    expect(first.node).toBe(second.node);
+    expect(Object.isFrozen(first.node)).toBe(true);
+    expect(Object.isFrozen(first.edges)).toBe(true);
+  });
+
+  it('refuse a compiled module that is inconsistent', () => {
+    expect(() => prepareAgent({ ...SUPPORT_DESK, hubs: ['NOWHERE'] })).toThrow(/support_desk is inconsistent: hub NOWHERE is not a node\. Run `npm run build:sops`/);
+    expect(() => prepareAgent({ ...SUPPORT_DESK, entryNode: 'NOWHERE' })).toThrow(/entry node NOWHERE/);
+  });
+});
