@@ -1,8 +1,10 @@
 /**
  * Checks across files: two SOPs must not declare the same `agent`, since the agent name is the key of the
- * registry, of the generated folder and of `load_graph`.
+ * registry, of the generated folder and of `load_graph`; nor two agents whose exported names in
+ * `generated/index.ts` would collide (`foo_1` and `foo1` both export `foo1…`).
  */
 import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import { camelCaseAgent } from '../emit/naming.js';
 import type { SopModel } from '../model/sop-model.js';
 
 export function checkProject(models: readonly SopModel[]): Diagnostic[] {
@@ -17,6 +19,19 @@ export function checkProject(models: readonly SopModel[]): Diagnostic[] {
       const others = owners.filter((o) => o !== m).map((o) => o.file).join(', ');
       out.push(diagnosticAt(m.file, 'SOP032', m.agentSpan, `Agent \`${agent}\` is also declared by ${others}.`,
         'Give each SOP file its own `agent` name.'));
+    }
+  }
+  const byExport = new Map<string, SopModel[]>();
+  for (const [agent, owners] of byAgent) {
+    const name = camelCaseAgent(agent);
+    byExport.set(name, [...(byExport.get(name) ?? []), owners[0]!]);
+  }
+  for (const [name, owners] of byExport) {
+    if (owners.length < 2) continue;
+    for (const m of owners) {
+      const others = owners.filter((o) => o !== m).map((o) => `\`${o.agent}\` (${o.file})`).join(', ');
+      out.push(diagnosticAt(m.file, 'SOP033', m.agentSpan, `Agent \`${m.agent}\` exports as \`${name}\`, like ${others}.`,
+        'Rename one of the agents so their names differ in more than underscores.'));
     }
   }
   return out;

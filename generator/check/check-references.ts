@@ -59,3 +59,19 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   }
   return out;
 }
+
+/**
+ * Node ids become XState state keys and object keys of the generated tables: `.` and `#` are XState's path
+ * and id delimiters, and `__proto__` is not an own property in an object literal.
+ */
+export function checkNodeIds(model: SopModel): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const node of model.nodes) {
+    const reason = node.id === '__proto__' ? 'is reserved in JavaScript objects' : /[.#]/.test(node.id) ? 'contains `.` or `#`, which XState reads as a state path or id' : null;
+    if (reason) {
+      out.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id \`${node.id}\` ${reason}.`,
+        'Use letters, digits and underscores, e.g. `CHECK_ORDER`.'));
+    }
+  }
+  return out;
+}

@@ -2,8 +2,8 @@
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { checkGraph } from './check-graph.js';
-import { checkReferences } from './check-references.js';
+import { checkNodeIds, checkReferences } from './check-references.js';
 
 export function checkSop(model: SopModel, facts: GraphFacts): Diagnostic[] {
-  return [...checkReferences(model), ...checkGraph(model, facts)];
+  return [...checkNodeIds(model), ...checkReferences(model), ...checkGraph(model, facts)];
 }

@@ -34,13 +34,14 @@ export const DIAGNOSTIC_CODES = {
   SOP030: { severity: 'error', title: '`entry_node` is not a node of the flowchart.' },
   SOP031: { severity: 'error', title: 'A `hubs` entry is not a node of the flowchart.' },
   SOP032: { severity: 'error', title: 'Two SOP files declare the same `agent`.' },
+  SOP033: { severity: 'error', title: 'Two agents map to the same exported TypeScript name.' },
+  SOP034: { severity: 'error', title: 'A node id cannot name a state of the generated machine.' },
   SOP040: { severity: 'warning', title: "A node's `tools` names a tool missing from frontmatter `tools`." },
   SOP041: { severity: 'warning', title: 'A node is not reachable from the entry node.' },
   SOP042: { severity: 'warning', title: 'A non-terminal node from which no terminal node can be reached.' },
   SOP043: { severity: 'warning', title: 'A decision node with fewer than two outgoing edges.' },
   SOP044: { severity: 'warning', title: 'A decision node with an unlabelled outgoing edge.' },
   SOP045: { severity: 'info', title: 'A frontmatter tool that no node uses.' },
-  SOP050: { severity: 'error', title: 'A SOP file could not be read.' },
 } as const satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

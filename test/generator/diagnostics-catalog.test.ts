@@ -1,0 +1,99 @@
+/**
+ * One test per diagnostic of the catalog: a minimal SOP that triggers it, asserting code, severity, line and
+ * column (1-based, in the .md file), and that a remediation is given where the catalog promises one.
+ */
+import { describe, expect, it } from 'vitest';
+import { compileSop } from '../../generator/compile-sop.js';
+import { checkProject } from '../../generator/check/check-project.js';
+import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../../generator/diagnostics/codes.js';
+import { BASE_SOP, insertBefore, withLine } from '../support/sop-text.js';
+
+interface Case {
+  readonly code: DiagnosticCode;
+  readonly given: string;
+  readonly line: number;
+  readonly column: number;
+  readonly message?: RegExp;
+  readonly remediation?: RegExp;
+}
+
+const cases: Record<string, Case> = {
+  'no frontmatter': { code: 'SOP001', given: BASE_SOP.split('\n').slice(5).join('\n'), line: 1, column: 1 },
+  'frontmatter not YAML': { code: 'SOP002', given: withLine(3, 'version: [1.0'), line: 4, column: 1 },
+  'frontmatter never closed': { code: 'SOP002', given: BASE_SOP.replace('tools: [lookup]\n---', 'tools: [lookup]\n'), line: 1, column: 1 },
+  'required key missing': { code: 'SOP003', given: withLine(2, 'description: x'), line: 2, column: 1, message: /`agent` is required/ },
+  'key of the wrong type': { code: 'SOP003', given: withLine(4, 'tools: lookup'), line: 4, column: 8, message: /`tools`/ },
+  'agent not an identifier': { code: 'SOP003', given: withLine(2, 'agent: Demo Agent'), line: 2, column: 8 },
+  'unknown frontmatter key': { code: 'SOP004', given: insertBefore(5, 'tool: [x]'), line: 5, column: 1, remediation: /`tools`/ },
+  'no SOP Flowchart section': { code: 'SOP010', given: withLine(10, '## Flow'), line: 24, column: 1 },
+  'no mermaid block': { code: 'SOP011', given: withLine(11, '```text'), line: 10, column: 1 },
+  'mermaid syntax error': { code: 'SOP012', given: withLine(14, '    ASK --> '), line: 14, column: 13, message: /Expected a node id after '-->'/ },
+  'comment on a statement line': { code: 'SOP013', given: withLine(14, '    ASK --> DONE([Done]) %% why'), line: 14, column: 26 },
+  'node declared twice, differently': { code: 'SOP015', given: insertBefore(15, '    ASK{Other}'), line: 15, column: 5 },
+  'no Node Prompts section': { code: 'SOP016', given: BASE_SOP.split('\n').slice(0, 16).join('\n'), line: 16, column: 1 },
+  'prompt for an unknown node': { code: 'SOP020', given: withLine(19, '### ASKK'), line: 19, column: 1, remediation: /Did you mean `ASK`/ },
+  'the same prompt twice': { code: 'SOP021', given: `${BASE_SOP}\n### ASK\nAgain.\n`, line: 25, column: 1 },
+  'node yaml not YAML': { code: 'SOP022', given: withLine(21, 'tools: [lookup'), line: 21, column: 15 },
+  'node yaml key of the wrong type': { code: 'SOP022', given: withLine(21, 'tools: lookup'), line: 21, column: 8 },
+  'unknown node yaml key': { code: 'SOP023', given: withLine(21, 'tools: [lookup]\ntool: [x]'), line: 22, column: 1, remediation: /`tools`/ },
+  'both prompt forms': {
+    code: 'SOP024', given: insertBefore(19, '```yaml\nnode_prompts:\n  ASK:\n    prompt: hi\n```'), line: 19, column: 1,
+  },
+  'entry node not a node': { code: 'SOP030', given: insertBefore(5, 'entry_node: STRAT'), line: 5, column: 13, remediation: /Did you mean `START`/ },
+  'hub not a node': { code: 'SOP031', given: insertBefore(5, 'hubs: [ASK, DONEE]'), line: 5, column: 13, remediation: /`DONE`/ },
+  'tool not in frontmatter': { code: 'SOP040', given: withLine(21, 'tools: [lookup, lookupp]'), line: 21, column: 17, remediation: /`lookup`/ },
+  'unreachable node': { code: 'SOP041', given: insertBefore(15, '    LOST[Lost] --> DONE'), line: 15, column: 5 },
+  'trap with no way to a terminal': {
+    code: 'SOP042', given: withLine(14, '    ASK --> DONE([Done])\n    START --> LOOP[Loop]\n    LOOP --> LOOP'), line: 15, column: 15,
+  },
+  'decision with one edge': { code: 'SOP043', given: withLine(13, '    START([Start]) --> ASK{"Ask"}'), line: 13, column: 24 },
+  'decision with an unlabelled edge': {
+    code: 'SOP044',
+    given: withLine(14, '    ASK -->|ok| DONE([Done])\n    ASK --> START', withLine(13, '    START([Start]) --> ASK{"Ask"}')),
+    line: 15, column: 9,
+  },
+  'node id that cannot be a state': { code: 'SOP034', given: insertBefore(15, '    A.B[Lost] --> DONE'), line: 15, column: 5 },
+  'unused frontmatter tool': { code: 'SOP045', given: withLine(4, 'tools: [lookup, spare]'), line: 4, column: 17 },
+};
+
+describe('diagnostic catalog', () => {
+  it('the base SOP compiles cleanly', () => {
+    expect(compileSop('sops/demo.md', BASE_SOP).diagnostics).toEqual([]);
+  });
+
+  for (const [name, c] of Object.entries(cases)) {
+    it(`${c.code}: ${name}`, () => {
+      const { diagnostics } = compileSop('sops/demo.md', c.given);
+      const found = diagnostics.find((d) => d.code === c.code);
+      expect(found, JSON.stringify(diagnostics, null, 2)).toBeDefined();
+      expect(found).toMatchObject({ file: 'sops/demo.md', severity: DIAGNOSTIC_CODES[c.code].severity, line: c.line, column: c.column });
+      if (c.message) expect(found!.message).toMatch(c.message);
+      if (c.remediation) expect(found!.remediation).toMatch(c.remediation);
+    });
+  }
+
+  it('SOP032: two files declare the same agent (both are told, at their `agent` key)', () => {
+    const a = compileSop('sops/a.md', BASE_SOP).model!;
+    const b = compileSop('sops/b.md', BASE_SOP).model!;
+    const diagnostics = checkProject([b, a]);
+    expect(diagnostics.map((d) => [d.file, d.code, d.line, d.column])).toEqual([
+      ['sops/a.md', 'SOP032', 2, 8],
+      ['sops/b.md', 'SOP032', 2, 8],
+    ]);
+    expect(diagnostics[0]!.message).toContain('sops/b.md');
+  });
+
+  it('SOP033: two agents that export the same TypeScript name', () => {
+    const a = compileSop('sops/a.md', BASE_SOP.replace('agent: demo', 'agent: foo_1')).model!;
+    const b = compileSop('sops/b.md', BASE_SOP.replace('agent: demo', 'agent: foo1')).model!;
+    expect(checkProject([a, b]).map((d) => [d.file, d.code, d.line, d.column])).toEqual([
+      ['sops/a.md', 'SOP033', 2, 8],
+      ['sops/b.md', 'SOP033', 2, 8],
+    ]);
+  });
+
+  it('every catalog code except internal ones has a case', () => {
+    const covered = new Set([...Object.values(cases).map((c) => c.code), 'SOP032', 'SOP033', 'SOP014']);
+    expect(Object.keys(DIAGNOSTIC_CODES).filter((code) => !covered.has(code as DiagnosticCode))).toEqual([]);
+  });
+});

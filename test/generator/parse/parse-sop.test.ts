@@ -1,0 +1,114 @@
+/** The parse and model stages on whole files: sections, the system prompt, both node-prompt forms. */
+import { describe, expect, it } from 'vitest';
+import { compileSop } from '../../../generator/compile-sop.js';
+import { BASE_SOP } from '../../support/sop-text.js';
+
+const WITH_SECTIONS = `---
+agent: shop
+version: 2
+tools: [lookup, refund]
+---
+# Shop agent
+
+Intro text that is not in any level-2 section.
+
+## Role
+You help **shoppers**.
+
+## Tone
+Be brief.
+
+## SOP Flowchart
+Read the chart top-down.
+
+\`\`\`mermaid
+%% the main flow
+flowchart TD
+    START([Hi]) --> Q{Refund?}
+    Q -->|yes| R[Refund]
+    Q -->|no| L[Lookup]
+    R --> END([Bye])
+    L --> END
+\`\`\`
+
+## Node Prompts
+
+### R
+\`\`\`yaml
+tools: [refund]
+examples:
+  - user: "Refund me"
+    agent: "Sure."
+\`\`\`
+Refund the order.
+
+#### Details
+Only within 30 days.
+
+### L
+\`\`\`yaml
+tools: [lookup]
+\`\`\`
+
+## Appendix
+Not for the agent.
+`;
+
+describe('parseSop + buildModel', () => {
+  it('builds the system prompt from every level-2 section before Node Prompts, as written', () => {
+    const { model, diagnostics } = compileSop('sops/shop.md', WITH_SECTIONS);
+    expect(diagnostics).toEqual([]);
+    expect(model!.systemPromptSections.map((s) => s.heading)).toEqual(['Role', 'Tone', 'SOP Flowchart']);
+    expect(model!.systemPrompt).toBe(
+      '## Role\nYou help **shoppers**.\n\n## Tone\nBe brief.\n\n## SOP Flowchart\nRead the chart top-down.\n\n```mermaid\n%% the main flow\nflowchart TD\n    START([Hi]) --> Q{Refund?}\n    Q -->|yes| R[Refund]\n    Q -->|no| L[Lookup]\n    R --> END([Bye])\n    L --> END\n```',
+    );
+    expect(model!.flowchart).toContain('%% the main flow');
+    expect(model!.version).toBe('2');
+  });
+
+  it('reads ### prompts: yaml metadata, prompt text kept as written (deeper headings included), trimmed', () => {
+    const { model } = compileSop('sops/shop.md', WITH_SECTIONS);
+    const r = model!.prompts.find((p) => p.nodeId === 'R')!;
+    expect(r.prompt).toBe('Refund the order.\n\n#### Details\nOnly within 30 days.');
+    expect(r.tools.map((t) => t.name)).toEqual(['refund']);
+    expect(r.examples).toEqual([{ user: 'Refund me', agent: 'Sure.' }]);
+    expect(r.tools[0]!.span.start).toEqual({ line: 33, column: 9 });
+    const l = model!.prompts.find((p) => p.nodeId === 'L')!;
+    expect(l.prompt).toBe('');
+  });
+
+  it('reads the node_prompts yaml map form into the same model', () => {
+    const mapForm = BASE_SOP.replace(
+      '### ASK\n```yaml\ntools: [lookup]\n```\nAsk the question.',
+      '```yaml\nnode_prompts:\n  ASK:\n    tools: [lookup]\n    prompt: |\n      Ask the question.\n```',
+    );
+    const headings = compileSop('sops/demo.md', BASE_SOP);
+    const map = compileSop('sops/demo.md', mapForm);
+    expect(map.diagnostics).toEqual([]);
+    expect(map.model!.promptForm).toBe('yaml-map');
+    const strip = (p: { nodeId: string; prompt: string; tools: readonly { name: string }[]; examples: unknown }) =>
+      ({ nodeId: p.nodeId, prompt: p.prompt, tools: p.tools.map((t) => t.name), examples: p.examples });
+    expect(map.model!.prompts.map(strip)).toEqual(headings.model!.prompts.map(strip));
+    expect(map.model!.prompts[0]!.span.start).toEqual({ line: 21, column: 3 });
+  });
+
+  it('derives decision and terminal nodes, keeps edge order, labels and dotted style', () => {
+    const { model, facts } = compileSop('sops/shop.md', WITH_SECTIONS.replace('L --> END', 'L -.->|retry| Q\n    L --> END'));
+    expect(facts!.decisionNodes).toEqual(['Q']);
+    expect(facts!.terminalNodes).toEqual(['END']);
+    expect(model!.edges.map((e) => [e.from, e.to, e.condition, e.style])).toEqual([
+      ['START', 'Q', null, 'solid'],
+      ['Q', 'R', 'yes', 'solid'],
+      ['Q', 'L', 'no', 'solid'],
+      ['R', 'END', null, 'solid'],
+      ['L', 'Q', 'retry', 'dotted'],
+      ['L', 'END', null, 'solid'],
+    ]);
+  });
+
+  it('handles CRLF files and a BOM with the same positions', () => {
+    const crlf = `\uFEFF${BASE_SOP.replace(/\n/g, '\r\n')}`.replace('### ASK', '### ASKK');
+    const d = compileSop('sops/demo.md', crlf).diagnostics.find((x) => x.code === 'SOP020');
+    expect(d).toMatchObject({ line: 19, column: 1 });
+  });
+});
