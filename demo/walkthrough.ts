@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { findProjectRoot } from '../cli/commands/serve.js';
+import { findProjectRoot } from '../cli/project-root.js';
 import type { AgentIndexEntry, CompiledSop } from '../runtime/compiled-sop.js';
 
 const AGENT = 'retail_customer_support';

@@ -28,7 +28,14 @@ export interface ProjectBuild {
   readonly failedAgents: readonly string[];
 }
 
-export async function buildProject(sources: readonly SourceFile[], options: { emit?: boolean } = {}): Promise<ProjectBuild> {
+export interface BuildOptions {
+  /** Skip emitting (only diagnostics are wanted). */
+  readonly emit?: boolean;
+  /** Passed to the emitter: where generated files import the runtime types from, relative to the out dir. */
+  readonly runtimeTypes?: string;
+}
+
+export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
   const compiled = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1)).map((s) => compileSop(s.file, s.raw, s.sourceHash));
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
   const projectDiagnostics = checkProject(models);
@@ -42,7 +49,7 @@ export async function buildProject(sources: readonly SourceFile[], options: { em
   let outputs: readonly GeneratedFile[] = [];
   if (options.emit !== false && clean.length > 0) {
     const { emitProject } = await import('./emit/emit-project.js');
-    const all = emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })));
+    const all = emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })), { ...(options.runtimeTypes ? { runtimeTypes: options.runtimeTypes } : {}) });
     // Without every SOP, the index and the registry would drop the failed agents: keep the old ones.
     outputs = complete ? all : all.filter((f: GeneratedFile) => f.path.includes('/'));
   }

@@ -14,6 +14,7 @@ import { toValidationResult } from '../../generator/diagnostics/render-json.js';
 import { hashSource } from '../../generator/hash-source.js';
 import { generatorFingerprint, hashOutputs, manifestMatches, manifestPath, readManifest, writeManifest } from '../../generator/write/build-cache.js';
 import { listFiles } from '../../generator/write/compare-outputs.js';
+import { toolkitRoot } from '../project-root.js';
 
 interface BuildOptions {
   readonly sopsDir: string;
@@ -91,7 +92,7 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
 
   const { buildProject } = await import('../../generator/build-project.js');
   const { compareOutputs } = await import('../../generator/write/compare-outputs.js');
-  const build = await buildProject(sources);
+  const build = await buildProject(sources, { runtimeTypes: runtimeTypesFor(options.outDir) });
   const comparison = compareOutputs(options.outDir, build.outputs, { complete: build.complete, keepAgents: build.failedAgents });
   const outDisplay = display(options.root, options.outDir);
 
@@ -167,6 +168,12 @@ async function watchLoop(options: BuildOptions): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
+}
+
+/** The runtime's data types, as the out dir must import them (`../runtime/compiled-sop.js` for `generated/`). */
+function runtimeTypesFor(outDir: string): string {
+  const rel = relative(outDir, join(toolkitRoot(import.meta.url), 'runtime', 'compiled-sop.js')).split(sep).join('/');
+  return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
 function display(root: string, abs: string): string {

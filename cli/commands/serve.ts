@@ -9,9 +9,7 @@
  *
  * Exit codes: 0 served and stopped; 1 nothing to serve or the port is taken; 2 bad usage.
  */
-import { existsSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { toolkitRoot } from '../project-root.js';
 import type { AgentIndexEntry } from '../../runtime/compiled-sop.js';
 
 const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]]
@@ -88,7 +86,7 @@ export async function runServe(args: readonly string[]): Promise<number> {
     process.stderr.write(`sop serve: ${agents}\n`);
     return 1;
   }
-  const projectRoot = findProjectRoot(dirname(fileURLToPath(import.meta.url)));
+  const projectRoot = toolkitRoot(import.meta.url);
 
   if (parsed.mode === 'stdio') {
     routeConsoleToStderr();
@@ -133,14 +131,6 @@ async function importRegistry(): Promise<readonly AgentIndexEntry[] | string> {
     throw error;
   }
   return Array.isArray(module.AGENTS) ? (module.AGENTS as readonly AgentIndexEntry[]) : 'generated/registry.js exports no AGENTS array. Run `npm run build:sops`.';
-}
-
-/** The folder holding package.json, from dist/cli/commands (built) or cli/commands (vitest, from source). */
-export function findProjectRoot(from: string): string {
-  for (let dir = from; ; dir = dirname(dir)) {
-    if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
-  }
 }
 
 /** On stdio, stdout is the protocol's: a stray console.log from any library must not corrupt it. */

@@ -18,6 +18,7 @@ import type { SopOutline } from './outline.js';
 import { printFile } from './printer.js';
 import type { GeneratedFile, PlannedFile } from './printer.js';
 import { planRegistryModule } from './registry-plan.js';
+import { DEFAULT_RUNTIME_TYPES, runtimeTypesImport } from './runtime-types-import.js';
 
 export type { GeneratedFile } from './printer.js';
 
@@ -26,15 +27,24 @@ export interface EmitInput {
   readonly facts: GraphFacts;
 }
 
-export function emitProject(inputs: readonly EmitInput[]): GeneratedFile[] {
+export interface EmitOptions {
+  /**
+   * Where the generated files import the runtime's data types from, relative to the out dir
+   * (default `../runtime/compiled-sop.js`: `generated/` beside `runtime/`).
+   */
+  readonly runtimeTypes?: string;
+}
+
+export function emitProject(inputs: readonly EmitInput[], options: EmitOptions = {}): GeneratedFile[] {
+  const runtimeTypes = runtimeTypesImport(options.runtimeTypes ?? DEFAULT_RUNTIME_TYPES);
   const outlines = inputs
     .map(({ model, facts }) => outlineSop(model, facts))
     .sort((a, b) => compareCodeUnits(a.agent, b.agent));
   assertDistinctNames(outlines);
   const plans: PlannedFile[] = [
-    ...outlines.flatMap((o) => [planGraphModule(o), planMachineModule(o)]),
+    ...outlines.flatMap((o) => [planGraphModule(o, runtimeTypes), planMachineModule(o)]),
     planIndexModule(outlines),
-    planRegistryModule(outlines),
+    planRegistryModule(outlines, runtimeTypes),
   ];
   return plans.map(printFile).sort((a, b) => compareCodeUnits(a.path, b.path));
 }

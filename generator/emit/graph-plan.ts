@@ -12,10 +12,10 @@ import { block, code, fromData, propertyName, stringLiteral } from './literal.js
 import type { LiteralObject, LiteralValue } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
+import type { RuntimeTypesImport } from './runtime-types-import.js';
 
-export const RUNTIME_TYPES_FROM_AGENT_FOLDER = '../../runtime/compiled-sop.js';
 
-export function planGraphModule(outline: SopOutline): PlannedFile {
+export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesImport): PlannedFile {
   const { model, agent } = outline;
   const sop = `the \`${agent}\` SOP`;
   const byNode = (value: (id: string) => LiteralValue): LiteralObject =>
@@ -23,7 +23,7 @@ export function planGraphModule(outline: SopOutline): PlannedFile {
   const prompts = new Map(model.prompts.map((p) => [p.nodeId, p]));
 
   const statements: StatementStructures[] = [
-    importTypes(RUNTIME_TYPES_FROM_AGENT_FOLDER, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode']),
+    importTypes(runtimeTypes.fromAgentFolder, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode']),
     ...idList('NODE_IDS', 'NodeId', outline.nodeIds, `Node ids of ${sop}, in flowchart order.`, `A node of ${sop}.`),
     ...idList(
       'DECISION_NODE_IDS',

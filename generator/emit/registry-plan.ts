@@ -11,13 +11,14 @@ import { headerLine, modulePath } from './index-plan.js';
 import { block, code, stringLiteral } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
+import type { RuntimeTypesImport } from './runtime-types-import.js';
 
 export const REGISTRY_PATH = 'registry.ts';
 
-export function planRegistryModule(outlines: readonly SopOutline[]): PlannedFile {
+export function planRegistryModule(outlines: readonly SopOutline[], runtimeTypes: RuntimeTypesImport): PlannedFile {
   const importOf = (o: SopOutline): string => `import(${stringLiteral(`./${modulePath(o.graphPath)}`)})`;
   const statements: StatementStructures[] = [
-    importTypes('../runtime/compiled-sop.js', ['AgentIndexEntry']),
+    importTypes(runtimeTypes.fromOutDir, ['AgentIndexEntry']),
     typeAlias(
       'AgentName',
       'The agents compiled into this folder.',

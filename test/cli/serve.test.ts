@@ -5,7 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it, vi } from 'vitest';
-import { findProjectRoot, parseServeArgs, runServe } from '../../cli/commands/serve.js';
+import { parseServeArgs, runServe } from '../../cli/commands/serve.js';
+import { findProjectRoot } from '../../cli/project-root.js';
 import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
 import { conversation, jsonRpcLines, runStdio } from '../runtime/helpers/stdio-process.js';
 

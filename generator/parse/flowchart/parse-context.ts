@@ -1,0 +1,66 @@
+/**
+ * What every statement parser shares: the token stream, the AST being built, the non-fatal problems found so far
+ * (SOP014), and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
+ * positions as `line:column`).
+ */
+import type { AstBuilder } from './ast-builder.js';
+import type { LineIndex } from './line-index.js';
+import { FlowchartSyntaxError, syntaxProblem, type RawProblem, type Resume } from './problem.js';
+import { describeToken, type Token } from './token.js';
+import type { TokenStream } from './token-stream.js';
+
+export interface ParseContext {
+  readonly stream: TokenStream;
+  readonly ast: AstBuilder;
+  /** Problems that do not stop the statement (SOP014); syntax errors are thrown. */
+  readonly problems: RawProblem[];
+  /** The scanned text (offsets of tokens point into it). */
+  readonly text: string;
+  readonly lines: LineIndex;
+}
+
+/** `line:column` of an offset, for messages. */
+export function where(ctx: ParseContext, offset: number): string {
+  const p = ctx.lines.position(offset);
+  return `${p.line}:${p.column}`;
+}
+
+/**
+ * Throws a syntax error at a token. For a lexical error token the scanner's own message is used, since it says
+ * more precisely what is wrong with the character.
+ */
+export function fail(token: Token, message: string, remediation?: string, resume?: Resume): never {
+  const text = token.kind === 'ERROR' && token.message !== undefined ? token.message : message;
+  // A missing thing at the end of a line is reported at the line's end, not across the line break.
+  const end = token.kind === 'NEWLINE' || token.kind === 'EOF' ? token.start : Math.max(token.end, token.start + 1);
+  throw new FlowchartSyntaxError(syntaxProblem(token.start, end, text, remediation), token.end, resume);
+}
+
+/** Throws "Expected {what} {context} but found {token}". */
+export function expected(token: Token, what: string, context: string, remediation?: string, resume?: Resume): never {
+  return fail(token, `Expected ${what} ${context} but found ${describeToken(token)}`, remediation, resume);
+}
+
+/** Consumes the `;`, line break or end of input that ends a statement. */
+export function expectSeparator(ctx: ParseContext, context: string, remediation?: string): void {
+  const token = ctx.stream.peek();
+  if (token.kind === 'NEWLINE' || token.kind === 'SEMI') ctx.stream.next();
+  else if (token.kind !== 'EOF') expected(token, "';' or a new line", context, remediation);
+}
+
+/**
+ * Consumes exactly one space, where Mermaid's grammar has a single `SPACE` (after `style`, between the parts of
+ * `click` …). A longer run of blanks fails at its second character, as in Mermaid.
+ */
+export function expectOneSpace(ctx: ParseContext, context: string): void {
+  const token = ctx.stream.peek();
+  if (token.kind !== 'SPACE') expected(token, 'a space', context);
+  if (token.end - token.start > 1) {
+    fail(
+      { ...token, start: token.start + 1, text: token.text.slice(1) },
+      `Expected a single space ${context} but found several`,
+      'Use exactly one space here.',
+    );
+  }
+  ctx.stream.next();
+}

@@ -1,0 +1,52 @@
+/**
+ * Entry point of the flowchart parser: the text of a ```mermaid block in, its AST and problems out, all in block
+ * coordinates. The pipeline is visible here: preprocess (blank what Mermaid strips) → scan (`Lexer`, Mermaid's
+ * lexer rule for rule) → parse (header, then statements) → AST. It accepts what Mermaid 11 accepts, with a few
+ * deliberate differences: a `%%` comment after a statement is stripped with a warning (SOP013) instead of failing,
+ * and Mermaid 11's `@{…}` shapes, edge ids and a few rare forms are reported as not supported yet (SOP014).
+ */
+import type { FlowchartParseResult, FlowchartProblem } from './ast.js';
+import { AstBuilder } from './ast-builder.js';
+import { Lexer } from './lexer.js';
+import { LineIndex } from './line-index.js';
+import type { ParseContext } from './parse-context.js';
+import { parseDocument } from './parse-document.js';
+import { parseHeader } from './parse-header.js';
+import { preprocess } from './preprocess.js';
+import type { RawProblem } from './problem.js';
+import { TokenStream } from './token-stream.js';
+
+/**
+ * Parses a Mermaid flowchart.
+ * @param source the text inside the ```mermaid fence (line 1 = its first line).
+ * @returns the AST (null when the text is not a flowchart or has a syntax error, SOP012) and every problem found,
+ *   in source order.
+ */
+export function parseFlowchart(source: string): FlowchartParseResult {
+  const pre = preprocess(source);
+  const lines = new LineIndex(pre.original);
+  const text = `${pre.text}\n`;
+  const comments = new Map<number, RawProblem>();
+  const lexer = new Lexer(text, (start, end) => {
+    comments.set(start, {
+      code: 'SOP013',
+      message: "A '%%' comment shares a line with a statement; Mermaid renderers reject it, so it was ignored",
+      start,
+      end,
+      remediation: 'Move the comment to a line of its own.',
+    });
+  });
+  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [...pre.problems], text, lines };
+  const start = parseHeader(ctx);
+  const header = 'header' in start ? start.header : null;
+  if (header) parseDocument(ctx);
+  // After an unclosed front matter or directive swallowed the text, "not a flowchart" would only repeat it.
+  else if ('notAFlowchart' in start && pre.problems.length === 0) ctx.problems.push(start.notAFlowchart);
+  const raw = [...ctx.problems, ...comments.values()].sort((a, b) => a.start - b.start || (a.code < b.code ? -1 : 1));
+  const problems = raw.map((p): FlowchartProblem => {
+    const span = lines.span(p.start, p.end);
+    return p.remediation === undefined ? { code: p.code, message: p.message, span } : { code: p.code, message: p.message, span, remediation: p.remediation };
+  });
+  const failed = raw.some((p) => p.code === 'SOP012');
+  return { ast: header && !failed ? ctx.ast.build(header) : null, problems };
+}

@@ -1,0 +1,118 @@
+/**
+ * One link between node groups: `-->`, `-->|label|`, `-- label -->`, `-. label .->`, `== label ==>`, with any
+ * of Mermaid's strokes, lengths and arrowheads. An edge id (`e1@-->`) is reported as SOP014 and then read past.
+ */
+import type { LinkInput } from './ast-builder.js';
+import { isWhitespace } from './char-class.js';
+import { labelText, type LabelText } from './label-text.js';
+import { linkType } from './link-type.js';
+import { expected, fail, where, type ParseContext } from './parse-context.js';
+import { parseLabel } from './parse-label.js';
+import { unsupported } from './parse-vertex.js';
+import type { Token, TokenKind } from './token.js';
+
+const EDGE_TEXT_FIRST: ReadonlySet<TokenKind> = new Set<TokenKind>(['EDGE_TEXT', 'STR', 'MD_STR']);
+
+export interface ParsedLink extends LinkInput {
+  /** How the link is written, trimmed (for messages). */
+  readonly written: string;
+}
+
+/** Parses a link; the current token is `LINK`, `START_LINK` or `LINK_ID`. */
+export function parseLink(ctx: ParseContext): ParsedLink {
+  const { stream } = ctx;
+  const first = stream.peek();
+  if (first.kind === 'LINK_ID') {
+    unsupported(ctx, first, `Edge ids ('${first.text}') are not supported yet`, `Remove '${first.text}' before the link.`);
+    stream.next();
+    const after = stream.peek();
+    if (after.kind !== 'LINK' && after.kind !== 'START_LINK') expected(after, "a link such as '-->'", `after the edge id '${first.text}'`);
+  }
+  const link = stream.next();
+  if (link.kind === 'START_LINK') return inlineText(ctx, first, link);
+  let label: LabelText | null = null;
+  let last = link;
+  const pipe = stream.peek();
+  if (pipe.kind === 'PIPE') {
+    stream.next();
+    const parsed = parseLabel(ctx, pipe, ['PIPE'], 'the edge');
+    label = parsed.label;
+    last = parsed.closer;
+    // Mermaid's grammar allows one space between `|label|` and the target node.
+    const space = stream.peek();
+    if (space.kind === 'SPACE') {
+      if (space.end - space.start > 1) {
+        fail(
+          { ...space, start: space.start + 1 },
+          `Expected a node id after '|${label.value}|' but found a second space`,
+          'Leave at most one space between the edge label and the target node.',
+        );
+      }
+      stream.next();
+    }
+  }
+  return finish(ctx, first, last, linkType(link.text), label, link);
+}
+
+/** `-- text -->`, `== text ==>`, `-. text .->`. */
+function inlineText(ctx: ParseContext, first: Token, open: Token): ParsedLink {
+  const { stream } = ctx;
+  const parts: Token[] = [];
+  if (EDGE_TEXT_FIRST.has(stream.peek().kind)) {
+    parts.push(stream.next());
+    while (stream.peek().kind === 'EDGE_TEXT') parts.push(stream.next());
+  }
+  const close = stream.peek();
+  const opened = open.text.trim();
+  if (close.kind !== 'LINK' || parts.length === 0) {
+    if (close.kind === 'EOF') {
+      const start = firstNonBlank(ctx.text, open);
+      fail({ ...open, start, end: start + opened.length }, `Edge text opened with '${opened}' at ${where(ctx, start)} is never closed`, closingHint(opened), {
+        kind: 'after-line',
+        offset: open.start,
+      });
+    }
+    if (parts.length === 0 && close.kind === 'LINK') {
+      fail(close, `Empty edge text between '${opened}' and '${close.text.trim()}'`, "Write the text, or use a plain link such as '-->'.");
+    }
+    const what = parts.length === 0 ? 'edge text' : `a link closing the edge text opened with '${opened}'`;
+    expected(close, what, `after '${opened}'`, closingHint(opened));
+  }
+  stream.next();
+  return finish(ctx, first, close, linkType(close.text, open.text), labelText(parts, ctx.text), close, open);
+}
+
+function closingHint(opened: string): string {
+  if (opened.includes('=')) return "Close the text with '==>' (or '===' for no arrow).";
+  if (opened.includes('.')) return "Close the text with '.->' (or '.-' for no arrow).";
+  return "Close the text with '-->' (or '---' for no arrow).";
+}
+
+function finish(
+  ctx: ParseContext,
+  first: Token,
+  last: Token,
+  type: ReturnType<typeof linkType>,
+  label: LabelText | null,
+  link: Token,
+  open?: Token,
+): ParsedLink {
+  const start = firstNonBlank(ctx.text, first);
+  let end = last.end;
+  while (end > start && isWhitespace(ctx.text.charCodeAt(end - 1))) end--;
+  const written = ctx.text.slice(start, end);
+  if ('mismatch' in type) {
+    fail(
+      { ...link, start, end },
+      `The arrowheads of '${written}' do not match: '${open?.text.trim() ?? ''}' cannot be closed with '${link.text.trim()}'`,
+      "Use the same arrowhead at both ends ('<-- text -->'), or one arrowhead at the end ('-- text -->').",
+    );
+  }
+  return { stroke: type.stroke, arrowStart: type.arrowStart, arrowEnd: type.arrowEnd, start, end, label, written };
+}
+
+function firstNonBlank(text: string, token: Token): number {
+  let p = token.start;
+  while (p < token.end && isWhitespace(text.charCodeAt(p))) p++;
+  return p;
+}

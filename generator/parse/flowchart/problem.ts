@@ -1,0 +1,44 @@
+/**
+ * Problems as the parser finds them: offsets into the block text, turned into block spans only once, at the end
+ * of the parse. `FlowchartSyntaxError` is the one exception type of the parser: a statement parser throws it at
+ * the first syntax error of a statement, and the document loop catches it, records it and resumes at the next
+ * statement boundary, so authors see every broken statement at once.
+ */
+import type { FlowchartProblem } from './ast.js';
+
+/** A problem located by offsets in the block text (end exclusive). */
+export interface RawProblem {
+  readonly code: FlowchartProblem['code'];
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+  readonly remediation?: string;
+}
+
+/** How the document loop resumes after a syntax error. */
+export type Resume =
+  /** At the next newline or `;` after the offending token (the default). */
+  | { readonly kind: 'statement' }
+  /** At the next newline after the offending token: the error is inside a label, where `;` is text. */
+  | { readonly kind: 'line' }
+  /** At the end of the line holding `offset`: an unclosed delimiter swallowed the lines after it. */
+  | { readonly kind: 'after-line'; readonly offset: number };
+
+export class FlowchartSyntaxError extends Error {
+  constructor(
+    readonly problem: RawProblem,
+    /** End offset of the token the parser stopped at (the search for a resume point starts there). */
+    readonly tokenEnd: number,
+    readonly resume: Resume = { kind: 'statement' },
+  ) {
+    super(problem.message);
+    this.name = 'FlowchartSyntaxError';
+  }
+}
+
+/** Builds an SOP012 raw problem. */
+export function syntaxProblem(start: number, end: number, message: string, remediation?: string): RawProblem {
+  return remediation === undefined
+    ? { code: 'SOP012', message, start, end }
+    : { code: 'SOP012', message, start, end, remediation };
+}
