@@ -1,5 +1,4 @@
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -11,8 +10,6 @@ import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
 import { conversation, jsonRpcLines, runStdio } from '../runtime/helpers/stdio-process.js';
 
 const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
-/** `npm run build:sops` has produced the registry (and global-setup transpiled it). */
-const HAS_REGISTRY = existsSync(join(PROJECT_ROOT, 'dist/generated/registry.js'));
 
 describe('sop serve arguments', () => {
   it.each([
@@ -53,16 +50,7 @@ describe('sop serve arguments', () => {
   });
 });
 
-describe.runIf(!HAS_REGISTRY)('sop serve without a compiled registry', () => {
-  it('says to run npm run build:sops and exits 1, writing nothing on stdout', async () => {
-    const run = await runStdio(process.execPath, [CLI, 'serve'], [], { cwd: PROJECT_ROOT });
-    expect(run.exitCode).toBe(1);
-    expect(run.stdout).toBe('');
-    expect(run.stderr).toContain('npm run build:sops');
-  });
-});
-
-describe.runIf(HAS_REGISTRY)('sop serve with the generated registry', () => {
+describe('sop serve with the generated registry', () => {
   it('on stdio, writes nothing but JSON-RPC lines on stdout and exits 0 when input ends', async () => {
     const registry = pathToFileURL(join(PROJECT_ROOT, 'dist/generated/registry.js')).href;
     const { AGENTS } = (await import(registry)) as { AGENTS: readonly { agent: string }[] };

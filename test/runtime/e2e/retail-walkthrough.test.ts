@@ -4,10 +4,8 @@
  * retail agent, through an SDK Client. Every answer is checked against the seed's texts and shapes, and every
  * node answer against the compiled SOP. Where the seed elides steps ("Agent proceeds through …"), the
  * shortest route through the compiled flowchart fills them in, so every move is legal.
- *
- * Runs once `npm run build:sops` has produced generated/registry.ts; until then it is skipped.
+
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -26,7 +24,7 @@ const TASK_3 = 'Exchange tablet for cheapest option';
 const NOTE = 'Use 456 Elm Ave from luggage order #W9834521';
 const reminder = (node: string) => `Reached completion node ${node}. Update todos and proceed to next task.`;
 
-describe.runIf(existsSync(REGISTRY))('seed walkthrough over stdio (retail_customer_support)', () => {
+describe('seed walkthrough over stdio (retail_customer_support)', () => {
   let client: Client;
   let sop: CompiledSop;
   /** The path the server should report: tracked here from the moves made. */
@@ -159,9 +157,8 @@ describe.runIf(existsSync(REGISTRY))('seed walkthrough over stdio (retail_custom
       valid: true,
       todo_reminder: reminder('END_MOD'),
     });
-    expect(path).toEqual(expect.arrayContaining(['START', 'AUTH', 'ROUTE', 'CHK_MOD', 'IS_PENDING_M', 'COLLECT_MOD_ADDR', 'DO_MOD_ADDR', 'END_MOD']));
-    expect(path.slice(0, 5)).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_MOD', 'IS_PENDING_M']);
-    expect(path.slice(-3)).toEqual(['COLLECT_MOD_ADDR', 'DO_MOD_ADDR', 'END_MOD']);
+    // The seed's own END_MOD answer shows exactly this path.
+    expect(end.path).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_MOD', 'IS_PENDING_M', 'COLLECT_MOD_ADDR', 'DO_MOD_ADDR', 'END_MOD']);
 
     await todo(
       [
