@@ -11,22 +11,18 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
   const file = model.file;
   const isNode = new Set(model.nodes.map((n) => n.id));
 
-  if (isNode.has(model.entryNode)) {
-    const reached = reach([model.entryNode], (id) => facts.successors.get(id) ?? []);
-    for (const node of model.nodes) {
-      if (!reached.has(node.id)) {
-        out.push(diagnosticAt(file, 'SOP041', node.span, `Node \`${node.id}\` is not reachable from the entry node \`${model.entryNode}\`.`,
-          `Add an edge into \`${node.id}\`, or remove it.`));
-      }
-    }
-  }
-
   const predecessors = new Map<string, string[]>();
   for (const edge of model.edges) {
     const list = predecessors.get(edge.to) ?? [];
     list.push(edge.from);
     predecessors.set(edge.to, list);
   }
+
+  if (isNode.has(model.entryNode)) {
+    const reached = reach([model.entryNode], (id) => facts.successors.get(id) ?? []);
+    out.push(...unreachable(model, facts, reached, predecessors));
+  }
+
   const canFinish = reach(facts.terminalNodes, (id) => predecessors.get(id) ?? []);
   for (const node of model.nodes) {
     if (!canFinish.has(node.id)) {
@@ -50,6 +46,30 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
           `Label it with the condition, e.g. \`${node.id} -->|yes| ${edge.to}\`.`));
       }
     }
+  }
+  return out;
+}
+
+/**
+ * One warning per unreachable region, not per node: a typo in the one edge into a branch would otherwise
+ * bury the author in warnings. Regions start at unreachable nodes that no other unreachable node leads to
+ * (then, for unreachable cycles, in source order); the nodes behind each start are named in its message.
+ */
+function unreachable(model: SopModel, facts: GraphFacts, reached: ReadonlySet<string>, predecessors: ReadonlyMap<string, readonly string[]>): Diagnostic[] {
+  const lost = model.nodes.filter((n) => !reached.has(n.id));
+  const lostIds = new Set(lost.map((n) => n.id));
+  const isRoot = (id: string) => !(predecessors.get(id) ?? []).some((p) => lostIds.has(p) && p !== id);
+  const ordered = [...lost.filter((n) => isRoot(n.id)), ...lost.filter((n) => !isRoot(n.id))];
+  const covered = new Set<string>();
+  const out: Diagnostic[] = [];
+  for (const node of ordered) {
+    if (covered.has(node.id)) continue;
+    const behind = [...reach([node.id], (id) => (facts.successors.get(id) ?? []).filter((s) => lostIds.has(s) && !covered.has(s)))];
+    for (const id of behind) covered.add(id);
+    const others = behind.filter((id) => id !== node.id);
+    const tail = others.length === 0 ? '' : ` Neither ${others.length === 1 ? 'is' : 'are'} ${others.length === 1 ? 'the node' : `the ${others.length} nodes`} behind it: ${others.map((id) => `\`${id}\``).join(', ')}.`;
+    out.push(diagnosticAt(model.file, 'SOP041', node.span, `Node \`${node.id}\` is not reachable from the entry node \`${model.entryNode}\`.${tail}`,
+      `Add an edge into \`${node.id}\` (check the edges meant to lead here for a misspelt id), or remove it.`));
   }
   return out;
 }

@@ -4,7 +4,7 @@
  * declared tool is used somewhere. Messages name the closest valid choice.
  */
 import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { suggestion } from '../diagnostics/closest-match.js';
+import { closestMatch, suggestion } from '../diagnostics/closest-match.js';
 import type { SopModel } from '../model/sop-model.js';
 
 export function checkReferences(model: SopModel): Diagnostic[] {
@@ -22,6 +22,8 @@ export function checkReferences(model: SopModel): Diagnostic[] {
       out.push(diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')));
     }
   }
+
+  out.push(...likelyTypos(model));
 
   const firstPrompt = new Map<string, SopModel['prompts'][number]>();
   for (const prompt of model.prompts) {
@@ -71,6 +73,26 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
     if (reason) {
       out.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id \`${node.id}\` ${reason}.`,
         'Use letters, digits and underscores, e.g. `CHECK_ORDER`.'));
+    }
+  }
+  return out;
+}
+
+/**
+ * Mermaid declares a node wherever an id appears, so `ROUTE --> CHK_CANCL` silently creates a new, empty,
+ * terminal node. A node that is never declared with a shape or label and whose id is one typo away from a
+ * declared node is almost always that mistake: say so at the reference.
+ */
+function likelyTypos(model: SopModel): Diagnostic[] {
+  const declared = model.nodes.filter((n) => n.declared).map((n) => n.id);
+  const out: Diagnostic[] = [];
+  for (const node of model.nodes) {
+    if (node.declared) continue;
+    const match = closestMatch(node.id, declared);
+    if (match) {
+      out.push(diagnosticAt(model.file, 'SOP046', node.span,
+        `Node \`${node.id}\` is never declared with a label; it looks like a misspelling of \`${match}\`.`,
+        `Did you mean \`${match}\`? If \`${node.id}\` is meant as its own node, declare it with a label: \`${node.id}[...]\`.`));
     }
   }
   return out;

@@ -41,6 +41,7 @@ export const DIAGNOSTIC_CODES = {
   SOP042: { severity: 'warning', title: 'A non-terminal node from which no terminal node can be reached.' },
   SOP043: { severity: 'warning', title: 'A decision node with fewer than two outgoing edges.' },
   SOP044: { severity: 'warning', title: 'A decision node with an unlabelled outgoing edge.' },
+  SOP046: { severity: 'warning', title: 'A node only ever appears as a bare id and looks like a typo of another node.' },
   SOP045: { severity: 'info', title: 'A frontmatter tool that no node uses.' },
 } as const satisfies Record<string, CodeInfo>;
 

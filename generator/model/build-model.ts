@@ -50,11 +50,11 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
   for (const occ of flowchart.ast.nodes) {
     const seen = byId.get(occ.id);
     if (occ.shape === undefined) {
-      if (!seen) byId.set(occ.id, { node: { id: occ.id, type: 'rectangle', description: occ.id, span: flowchart.toFile(occ.idSpan) }, declared: false });
+      if (!seen) byId.set(occ.id, { node: { id: occ.id, type: 'rectangle', description: occ.id, declared: false, span: flowchart.toFile(occ.idSpan) }, declared: false });
       continue;
     }
     const description = occ.label ?? occ.id;
-    const declared: ModelNode = { id: occ.id, type: occ.shape, description, span: flowchart.toFile(occ.idSpan) };
+    const declared: ModelNode = { id: occ.id, type: occ.shape, description, declared: true, span: flowchart.toFile(occ.idSpan) };
     if (seen?.declared && (seen.node.type !== occ.shape || seen.node.description !== description)) {
       const first = seen.node.span.start;
       diagnostics.push(diagnosticAt(file, 'SOP015', declared.span,

@@ -11,6 +11,8 @@ export interface ModelNode {
   readonly id: string;
   readonly type: NodeShape;
   readonly description: string;
+  /** False when the id only ever appears bare (`A --> B` without `B[...]`): Mermaid then shows the id. */
+  readonly declared: boolean;
   /** Where the node is first declared with a shape, or first referenced when it never is. */
   readonly span: SourceSpan;
 }

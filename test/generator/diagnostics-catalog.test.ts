@@ -53,6 +53,9 @@ const cases: Record<string, Case> = {
     line: 15, column: 9,
   },
   'node id that cannot be a state': { code: 'SOP034', given: insertBefore(15, '    A.B[Lost] --> DONE'), line: 15, column: 5 },
+  'bare node id that looks like a typo': {
+    code: 'SOP046', given: withLine(14, '    ASK --> DONE([Done])\n    ASK --> DOEN'), line: 15, column: 13, remediation: /Did you mean `DONE`/,
+  },
   'unused frontmatter tool': { code: 'SOP045', given: withLine(4, 'tools: [lookup, spare]'), line: 4, column: 17 },
 };
 

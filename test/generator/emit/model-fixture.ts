@@ -71,13 +71,13 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
   const edges = spec.edges.map(parseFixtureEdge);
   const nodes = new Map<string, ModelNode>();
   for (const n of spec.nodes ?? []) {
-    nodes.set(n.id, { id: n.id, type: n.type ?? 'rectangle', description: n.description ?? n.id, span: SPAN });
+    nodes.set(n.id, { id: n.id, type: n.type ?? 'rectangle', description: n.description ?? n.id, declared: true, span: SPAN });
   }
   const declared = [...nodes.keys()];
   const all = new Map<string, ModelNode>();
   // First appearance in the flowchart: declared nodes keep their order, edge endpoints are added as met.
   for (const id of [...declared, ...edges.flatMap((e) => [e.from, e.to])]) {
-    if (!all.has(id)) all.set(id, nodes.get(id) ?? { id, type: 'rectangle', description: id, span: SPAN });
+    if (!all.has(id)) all.set(id, nodes.get(id) ?? { id, type: 'rectangle', description: id, declared: false, span: SPAN });
   }
   const prompts = Object.entries(spec.prompts ?? {}).map(([nodeId, p]) => ({
     nodeId,
