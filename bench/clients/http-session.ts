@@ -1,0 +1,138 @@
+/**
+ * A lean Streamable HTTP MCP client for load generation: one keep-alive socket per session, a POST per call,
+ * answers read whole (SSE `data:` lines or a JSON body). Much cheaper than the SDK client, so that on a 2-core
+ * machine the client steals as little CPU as possible from the server being measured. The same client drives
+ * the no-op floor and our server, so the comparison stays fair.
+ */
+import { Agent, request } from 'node:http';
+import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
+import type { RawToolResult } from './sdk-stdio.js';
+
+interface JsonRpcAnswer {
+  readonly id?: number;
+  readonly result?: unknown;
+  readonly error?: { readonly code: number; readonly message: string };
+}
+
+
+function post(
+  agent: Agent,
+  port: number,
+  body: string,
+  sessionId: string | undefined,
+): Promise<{ status: number; sessionId: string | undefined; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: '127.0.0.1',
+        port,
+        path: '/mcp',
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'content-length': Buffer.byteLength(body),
+          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION } : {}),
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          const sid = res.headers['mcp-session-id'];
+          resolve({
+            status: res.statusCode ?? 0,
+            sessionId: typeof sid === 'string' ? sid : undefined,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+/** The JSON-RPC answer with `id` out of a JSON body or an SSE stream. */
+function answerFrom(text: string, id: number): JsonRpcAnswer {
+  const trimmed = text.trimStart();
+  if (trimmed.startsWith('{') || trimmed.startsWith('[')) {
+    const parsed = JSON.parse(trimmed) as JsonRpcAnswer | JsonRpcAnswer[];
+    const found = Array.isArray(parsed) ? parsed.find((m) => m.id === id) : parsed;
+    if (found) return found;
+  } else {
+    for (const line of text.split('\n')) {
+      if (!line.startsWith('data:')) continue;
+      const data = line.slice(5).trim();
+      if (!data) continue;
+      const message = JSON.parse(data) as JsonRpcAnswer;
+      if (message.id === id) return message;
+    }
+  }
+  throw new Error(`no answer to request ${id} in: ${text.slice(0, 200)}`);
+}
+
+export class HttpSession {
+  private nextId = 1;
+  private constructor(
+    private readonly agent: Agent,
+    private readonly port: number,
+    readonly sessionId: string,
+  ) {}
+
+  /** Opens a session: `initialize` then `notifications/initialized`. */
+  static async open(port: number, agent: Agent): Promise<HttpSession> {
+    const init = await post(
+      agent,
+      port,
+      JSON.stringify({
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
+      }),
+      undefined,
+    );
+    if (init.status !== 200 || !init.sessionId) throw new Error(`initialize answered ${init.status}: ${init.text.slice(0, 200)}`);
+    const answer = answerFrom(init.text, 0);
+    if (answer.error) throw new Error(`initialize failed: ${answer.error.message}`);
+    const notified = await post(agent, port, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), init.sessionId);
+    if (notified.status >= 300) throw new Error(`notifications/initialized answered ${notified.status}`);
+    return new HttpSession(agent, port, init.sessionId);
+  }
+
+  async request(method: string, params: object): Promise<unknown> {
+    const id = this.nextId++;
+    const res = await post(this.agent, this.port, JSON.stringify({ jsonrpc: '2.0', id, method, params }), this.sessionId);
+    if (res.status !== 200) throw new Error(`${method} answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
+    const answer = answerFrom(res.text, id);
+    if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
+    return answer.result;
+  }
+
+  callTool(name: string, args: object): Promise<RawToolResult> {
+    return this.request('tools/call', { name, arguments: args }) as Promise<RawToolResult>;
+  }
+
+  /** Ends the session (DELETE). */
+  close(): Promise<void> {
+    return new Promise((resolve) => {
+      const req = request(
+        { agent: this.agent, host: '127.0.0.1', port: this.port, path: '/mcp', method: 'DELETE', headers: { 'mcp-session-id': this.sessionId } },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve());
+        },
+      );
+      req.on('error', () => resolve());
+      req.end();
+    });
+  }
+}
+
+/** A keep-alive agent for `sockets` concurrent sessions. */
+export function keepAliveAgent(sockets: number): Agent {
+  return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+}

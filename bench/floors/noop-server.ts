@@ -1,0 +1,74 @@
+/**
+ * The floor the runtime is compared with: the smallest honest MCP server the SDK allows, with one no-op tool
+ * taking the same input shape as `goto_node` (one string), answering a constant text. Whatever the runtime
+ * costs above this is ours; what this costs is the SDK's and Node's.
+ *
+ *   node dist/bench/floors/noop-server.js                  stdio
+ *   node dist/bench/floors/noop-server.js --http --port N  Streamable HTTP on 127.0.0.1 (N = 0: any free port)
+ *
+ * Over HTTP it follows the SDK's documented stateful pattern: one McpServer and one transport per session,
+ * default SSE answers, DELETE ends a session. It prints `listening <port>` on stdout once it accepts requests.
+ */
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { z } from 'zod';
+
+const NOOP_TOOL = 'noop';
+
+function noopServer(): McpServer {
+  const server = new McpServer({ name: 'bench-noop-floor', version: '1.0.0' });
+  server.registerTool(
+    NOOP_TOOL,
+    { description: 'Does nothing.', inputSchema: { node_id: z.string() } },
+    () => ({ content: [{ type: 'text', text: 'ok' }] }),
+  );
+  return server;
+}
+
+async function serveStdio(): Promise<void> {
+  await noopServer().connect(new StdioServerTransport());
+}
+
+function serveHttp(port: number): void {
+  const sessions = new Map<string, StreamableHTTPServerTransport>();
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const id = req.headers['mcp-session-id'];
+    const existing = typeof id === 'string' ? sessions.get(id) : undefined;
+    if (existing) return existing.handleRequest(req, res);
+    if (req.method !== 'POST' || id !== undefined) {
+      res.writeHead(404).end();
+      return;
+    }
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: randomUUID,
+      onsessioninitialized: (sid) => void sessions.set(sid, transport),
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) sessions.delete(transport.sessionId);
+    };
+    await noopServer().connect(transport);
+    await transport.handleRequest(req, res);
+  };
+  const http = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) res.writeHead(500);
+      res.end();
+    });
+  });
+  http.keepAliveTimeout = 60_000;
+  http.listen(port, '127.0.0.1', () => {
+    process.stdout.write(`listening ${(http.address() as AddressInfo).port}\n`);
+  });
+}
+
+const args = process.argv.slice(2);
+if (args.includes('--http')) {
+  const i = args.indexOf('--port');
+  serveHttp(i >= 0 ? Number(args[i + 1]) : 0);
+} else {
+  await serveStdio();
+}

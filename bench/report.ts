@@ -1,0 +1,95 @@
+/**
+ * The bench's output: one row per figure, printed as a table and written to `bench/results.json`.
+ * A row compares a measured `value` with a `floor` (what the same work costs without us: a no-op SDK server,
+ * Node's own start-up, the hand-written equivalent, …); `goal` is written like `"<= 1.3"` and applies to the
+ * ratio, or to the value when a row has no floor to divide by (`goalOn`). A figure that could not be measured
+ * is `null` with a `note` saying why, and never counts as met.
+ */
+import { writeFileSync, mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { round } from './stats.js';
+
+export type Goal = `<= ${number}` | `>= ${number}`;
+
+export interface Row {
+  readonly name: string;
+  readonly value: number | null;
+  readonly floor: number | null;
+  /** value ÷ floor. */
+  readonly ratio: number | null;
+  readonly goal: Goal;
+  readonly met: boolean;
+  /** What the goal is compared with. */
+  readonly goalOn: 'ratio' | 'value';
+  /** Unit of `value` and `floor`. */
+  readonly unit: string;
+  readonly note?: string;
+}
+
+export interface RowInput {
+  readonly name: string;
+  readonly value: number | null;
+  readonly floor?: number | null;
+  readonly goal: Goal;
+  readonly goalOn?: 'ratio' | 'value';
+  readonly unit: string;
+  readonly note?: string;
+}
+
+/** Builds a row: computes the ratio and whether the goal is met. */
+export function row(input: RowInput): Row {
+  const floor = input.floor ?? null;
+  const ratio = input.value !== null && floor !== null && floor !== 0 ? input.value / floor : null;
+  const goalOn = input.goalOn ?? 'ratio';
+  const compared = goalOn === 'ratio' ? ratio : input.value;
+  const [op, limitText] = input.goal.split(' ') as ['<=' | '>=', string];
+  const limit = Number(limitText);
+  const met = compared !== null && Number.isFinite(compared) && (op === '<=' ? compared <= limit : compared >= limit);
+  return {
+    name: input.name,
+    value: input.value === null ? null : round(input.value),
+    floor: floor === null ? null : round(floor),
+    ratio: ratio === null ? null : round(ratio),
+    goal: input.goal,
+    met,
+    goalOn,
+    unit: input.unit,
+    ...(input.note ? { note: input.note } : {}),
+  };
+}
+
+/** A row that could not be measured (a missing part, an error, a timeout). */
+export function unmeasured(
+  input: Pick<RowInput, 'name' | 'goal' | 'goalOn' | 'unit'>,
+  note: string,
+): Row {
+  return row({ ...input, value: null, floor: null, note });
+}
+
+function cell(value: number | null): string {
+  return value === null ? '–' : String(value);
+}
+
+/** The markdown table printed by `npm run bench` and pasted into the README. */
+export function renderTable(rows: readonly Row[]): string {
+  const header = ['row', 'value', 'floor', 'ratio', 'goal', 'met'];
+  const lines = rows.map((r) => [
+    r.name,
+    r.value === null ? '–' : `${r.value} ${r.unit}`,
+    r.floor === null ? '–' : `${r.floor} ${r.unit}`,
+    cell(r.ratio),
+    `${r.goalOn} ${r.goal}`,
+    r.value === null ? 'n/a' : r.met ? 'yes' : 'NO',
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
+  const fmt = (cells: readonly string[]): string =>
+    `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  const out = [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)];
+  const notes = rows.filter((r) => r.note).map((r) => `- ${r.name}: ${r.note}`);
+  return [...out, ...(notes.length > 0 ? ['', 'Notes:', ...notes] : [])].join('\n');
+}
+
+export function writeResults(file: string, rows: readonly Row[]): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
+}
