@@ -5,7 +5,8 @@
  * of the emitter (ts-morph is only loaded when there is something to emit).
  */
 import { checkProject } from './check/check-project.js';
-import { compileSop, type CompiledFile } from './compile-sop.js';
+import type { CompiledFile } from './compile-sop.js';
+import { compileInParallel } from './compile-in-parallel.js';
 import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
 import type { GeneratedFile } from './emit/emit-project.js';
 
@@ -36,7 +37,7 @@ export interface BuildOptions {
 }
 
 export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
-  const compiled = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1)).map((s) => compileSop(s.file, s.raw, s.sourceHash));
+  const compiled = await compileInParallel([...sources].sort((a, b) => (a.file < b.file ? -1 : 1)));
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
   const projectDiagnostics = checkProject(models);
   const fileHasErrors = (c: CompiledFile) =>
