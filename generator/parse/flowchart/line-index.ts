@@ -1,7 +1,7 @@
 /**
  * Turns offsets in the scanned text into block positions (1-based line and column, UTF-16 code units, end
- * exclusive). Built once per parse from the text's line starts; lookups are a binary search, so positions cost
- * nothing until a token or a problem needs one.
+ * exclusive). Built once per parse from the text's line starts. Positions are mostly asked for in text order, so
+ * a lookup first tries the line of the previous one (and the next line), then falls back to a binary search.
  */
 import type { BlockPosition, BlockSpan } from './ast.js';
 
@@ -25,9 +25,8 @@ export class LineIndex {
     const starts = this.#lineStarts;
     let lo = 0;
     let hi = starts.length - 1;
-    const hint = this.#hint;
-    if ((starts[hint] as number) <= at && (hint + 1 > hi || (starts[hint + 1] as number) > at)) lo = hi = hint;
-    else if (hint + 1 <= hi && (starts[hint + 1] as number) <= at && (hint + 2 > hi || (starts[hint + 2] as number) > at)) lo = hi = hint + 1;
+    if (this.#holds(this.#hint, at)) lo = hi = this.#hint;
+    else if (this.#holds(this.#hint + 1, at)) lo = hi = this.#hint + 1;
     while (lo < hi) {
       const mid = (lo + hi + 1) >> 1;
       if ((starts[mid] as number) <= at) lo = mid;
@@ -37,6 +36,14 @@ export class LineIndex {
     return { line: lo + 1, column: at - (starts[lo] as number) + 1 };
   }
 
+  /** Whether line `index` (0-based) holds the offset. */
+  #holds(index: number, offset: number): boolean {
+    const starts = this.#lineStarts;
+    if (index >= starts.length || (starts[index] as number) > offset) return false;
+    return index === starts.length - 1 || (starts[index + 1] as number) > offset;
+  }
+
+  /** The span from `start` to `end` (an end before the start is taken as the start). */
   span(start: number, end: number): BlockSpan {
     return { start: this.position(start), end: this.position(Math.max(start, end)) };
   }

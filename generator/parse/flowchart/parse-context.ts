@@ -1,7 +1,7 @@
 /**
  * What every statement parser shares: the token stream, the AST being built, the non-fatal problems found so far
  * (SOP014), and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
- * positions as `line:column`).
+ * positions as `line:column`) and to consume separators.
  */
 import type { AstBuilder } from './ast-builder.js';
 import type { LineIndex } from './line-index.js';
@@ -31,14 +31,22 @@ export function where(ctx: ParseContext, offset: number): string {
  */
 export function fail(token: Token, message: string, remediation?: string, resume?: Resume): never {
   const text = token.kind === 'ERROR' && token.message !== undefined ? token.message : message;
-  // A missing thing at the end of a line is reported at the line's end, not across the line break.
-  const end = token.kind === 'NEWLINE' || token.kind === 'EOF' ? token.start : Math.max(token.end, token.start + 1);
-  throw new FlowchartSyntaxError(syntaxProblem(token.start, end, text, remediation), token.end, resume);
+  // A missing thing at the end of a line is reported at the line's end, not across the line break; a string
+  // with its quotes.
+  const quotes = token.kind === 'STR' ? 1 : token.kind === 'MD_STR' ? 2 : 0;
+  const start = token.start - quotes;
+  const end = token.kind === 'NEWLINE' || token.kind === 'EOF' ? token.start : Math.max(token.end + quotes, start + 1);
+  throw new FlowchartSyntaxError(syntaxProblem(start, end, text, remediation), token.end, resume);
 }
 
 /** Throws "Expected {what} {context} but found {token}". */
 export function expected(token: Token, what: string, context: string, remediation?: string, resume?: Resume): never {
   return fail(token, `Expected ${what} ${context} but found ${describeToken(token)}`, remediation, resume);
+}
+
+/** Records an SOP014 (Mermaid syntax we do not support yet) at a token, without stopping the statement. */
+export function unsupported(ctx: ParseContext, token: Token, message: string, remediation: string): void {
+  ctx.problems.push({ code: 'SOP014', message, start: token.start, end: Math.max(token.end, token.start + 1), remediation });
 }
 
 /** Consumes the `;`, line break or end of input that ends a statement. */

@@ -1,7 +1,7 @@
 /**
  * The body of a flowchart: statements separated by new lines or `;`, and `subgraph … end` blocks holding more of
- * them. The first syntax error of a statement is recorded, then parsing resumes at the next statement boundary
- * (see `resumeOffset`), so one run reports every broken statement.
+ * them. Each statement is parsed under `recovering`: its first syntax error is recorded and parsing goes on at
+ * the next statement boundary, so one run reports every broken statement.
  */
 import { expectSeparator, expected, fail, where, type ParseContext } from './parse-context.js';
 import { parseLabel } from './parse-label.js';
@@ -13,7 +13,8 @@ import {
   parseStyleStatement,
 } from './parse-styling.js';
 import { parseVertexStatement } from './parse-vertex-statement.js';
-import { FlowchartSyntaxError, syntaxProblem } from './problem.js';
+import { syntaxProblem } from './problem.js';
+import { recovering } from './recovery.js';
 import type { Token, TokenKind } from './token.js';
 
 const SUBGRAPH_ID_TOKENS: ReadonlySet<TokenKind> = new Set<TokenKind>([
@@ -65,9 +66,9 @@ export function parseDocument(ctx: ParseContext): void {
     switch (t.kind) {
       case 'EOF':
         for (let frame = open.pop(); frame; frame = open.pop()) {
-          ctx.problems.push(
-            syntaxProblem(frame.keyword.start, frame.keyword.end, `Unclosed 'subgraph' opened at ${where(ctx, frame.keyword.start)}: expected 'end'`, "Close the subgraph with a line holding 'end'."),
-          );
+          const { start, end } = frame.keyword;
+          const message = `Unclosed 'subgraph' opened at ${where(ctx, start)}: expected 'end'`;
+          ctx.problems.push(syntaxProblem(start, end, message, "Close the subgraph with a line holding 'end'."));
           closeSubgraph(ctx, frame, undefined);
         }
         return;
@@ -80,20 +81,17 @@ export function parseDocument(ctx: ParseContext): void {
         stream.next();
         const frame = open.pop();
         if (frame) closeSubgraph(ctx, frame, t);
-        else ctx.problems.push(syntaxProblem(t.start, t.start + 3, "'end' without a matching 'subgraph'", "Remove the 'end', or open the group with 'subgraph id'."));
+        else {
+          const remediation = "Remove the 'end', or open the group with 'subgraph id'.";
+          ctx.problems.push(syntaxProblem(t.start, t.start + 3, "'end' without a matching 'subgraph'", remediation));
+        }
         continue;
       }
       case 'SUBGRAPH':
         open.push(openSubgraph(ctx));
         continue;
     }
-    try {
-      parseStatement(ctx, t);
-    } catch (error) {
-      if (!(error instanceof FlowchartSyntaxError)) throw error;
-      ctx.problems.push(error.problem);
-      stream.reset(resumeOffset(ctx, error, t.start));
-    }
+    recovering(ctx, t.start, () => parseStatement(ctx, t));
   }
 }
 
@@ -111,7 +109,6 @@ function parseStatement(ctx: ParseContext, first: Token): void {
     case 'CLICK_KEYWORD':
       return parseClickStatement(ctx);
     case 'DIRECTION':
-    case 'ACC_DESCR_BLOCK':
       stream.next();
       return;
     case 'ACC_TITLE':
@@ -128,14 +125,7 @@ function parseStatement(ctx: ParseContext, first: Token): void {
 function openSubgraph(ctx: ParseContext): OpenSubgraph {
   const { stream } = ctx;
   const keyword = stream.next();
-  let header: SubgraphHeader | undefined;
-  try {
-    header = parseSubgraphHeader(ctx, keyword);
-  } catch (error) {
-    if (!(error instanceof FlowchartSyntaxError)) throw error;
-    ctx.problems.push(error.problem);
-    stream.reset(resumeOffset(ctx, error, keyword.start));
-  }
+  const header = recovering(ctx, keyword.start, () => parseSubgraphHeader(ctx, keyword));
   ctx.ast.openSubgraph();
   return { keyword, header };
 }
@@ -160,9 +150,14 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
   const space = stream.peek();
   if (space.kind !== 'SPACE') {
     if (space.kind === 'NEWLINE' || space.kind === 'SEMI' || space.kind === 'EOF') {
-      fail(keyword, "A subgraph needs an id or a title: 'subgraph id', 'subgraph id [Title]' or 'subgraph \"Title\"'", "Name the subgraph, e.g. 'subgraph checkout [Checkout]'.");
+      fail(
+        keyword,
+        "A subgraph needs an id or a title: 'subgraph id', 'subgraph id [Title]' or 'subgraph \"Title\"'",
+        "Name the subgraph, e.g. 'subgraph checkout [Checkout]'.",
+      );
     }
-    fail(keyword, "'subgraph' is a Mermaid keyword and cannot be used as a node id", "Rename the node, e.g. 'Subgraph' or 'subgraph_node'.");
+    const remediation = "Rename the node, e.g. 'Subgraph' or 'subgraph_node'.";
+    fail(keyword, "'subgraph' is a Mermaid keyword and cannot be used as a node id", remediation);
   }
   stream.next();
   const parts: Token[] = [];
@@ -187,28 +182,3 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
   return { idText, quoted: parts[0]?.kind === 'STR' || parts[0]?.kind === 'MD_STR', title };
 }
 
-/**
- * Where to go on after a syntax error: past the offending token to the next new line (or `;`, unless the error is
- * inside a label, where `;` is text), or, for an unclosed delimiter, to the end of the line that opened it. Always
- * past the start of the failed statement, so the loop makes progress.
- */
-function resumeOffset(ctx: ParseContext, error: FlowchartSyntaxError, statementStart: number): number {
-  const text = ctx.text;
-  if (error.resume.kind === 'after-line') return Math.max(lineEnd(text, error.resume.offset), statementStart + 1);
-  const from = Math.max(error.problem.start, error.tokenEnd - 1);
-  let at = lineEnd(text, from);
-  if (error.resume.kind === 'statement') {
-    for (let p = from; p < at; p++) {
-      if (text.charCodeAt(p) === 0x3b /* ; */) {
-        at = p;
-        break;
-      }
-    }
-  }
-  return Math.max(at, statementStart + 1);
-}
-
-function lineEnd(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? text.length : nl;
-}

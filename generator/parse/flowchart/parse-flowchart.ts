@@ -1,9 +1,17 @@
 /**
  * Entry point of the flowchart parser: the text of a ```mermaid block in, its AST and problems out, all in block
  * coordinates. The pipeline is visible here: preprocess (blank what Mermaid strips) → scan (`Lexer`, Mermaid's
- * lexer rule for rule) → parse (header, then statements) → AST. It accepts what Mermaid 11 accepts, with a few
- * deliberate differences: a `%%` comment after a statement is stripped with a warning (SOP013) instead of failing,
- * and Mermaid 11's `@{…}` shapes, edge ids and a few rare forms are reported as not supported yet (SOP014).
+ * lexer rule for rule) → parse (header, then statements, with error recovery) → AST.
+ *
+ * It accepts what Mermaid 11 accepts, and reads the same graph, except on purpose:
+ * - a `%%` comment after a statement is stripped with a warning (SOP013); Mermaid fails on it;
+ * - Mermaid 11's `A@{ … }` shapes and edge ids (`e1@-->`), the `(-text-)` and `[|field:value|text]` forms,
+ *   `flowchart-elk` and direction `BR` are reported as not supported yet (SOP014);
+ * - a bare `%%` line is an empty comment (Mermaid draws a node called `%%`);
+ * - `A <-- text --x B`, whose arrowheads disagree, is an error (Mermaid keeps an edge of type INVALID);
+ * - `style X …` does not make X a node (Mermaid creates a node for an undeclared X);
+ * - labels are kept as written: Mermaid's HTML sanitizer is not applied, and markdown strings keep their backticks.
+ * Not checked: that front matter is valid YAML, and Mermaid's default limit of 500 edges.
  */
 import type { FlowchartParseResult, FlowchartProblem } from './ast.js';
 import { AstBuilder } from './ast-builder.js';
@@ -44,8 +52,8 @@ export function parseFlowchart(source: string): FlowchartParseResult {
   else if ('notAFlowchart' in start && pre.problems.length === 0) ctx.problems.push(start.notAFlowchart);
   const raw = [...ctx.problems, ...comments.values()].sort((a, b) => a.start - b.start || (a.code < b.code ? -1 : 1));
   const problems = raw.map((p): FlowchartProblem => {
-    const span = lines.span(p.start, p.end);
-    return p.remediation === undefined ? { code: p.code, message: p.message, span } : { code: p.code, message: p.message, span, remediation: p.remediation };
+    const problem = { code: p.code, message: p.message, span: lines.span(p.start, p.end) };
+    return p.remediation === undefined ? problem : { ...problem, remediation: p.remediation };
   });
   const failed = raw.some((p) => p.code === 'SOP012');
   return { ast: header && !failed ? ctx.ast.build(header) : null, problems };

@@ -5,9 +5,9 @@
  */
 import type { FlowDirection } from './ast.js';
 import type { HeaderInput } from './ast-builder.js';
-import { expected, fail, type ParseContext } from './parse-context.js';
-import { unsupported } from './parse-vertex.js';
-import { FlowchartSyntaxError, syntaxProblem, type RawProblem } from './problem.js';
+import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
+import { syntaxProblem, type RawProblem } from './problem.js';
+import { recovering } from './recovery.js';
 import { describeToken, type Token } from './token.js';
 
 const DIRECTIONS: Readonly<Record<string, FlowDirection>> = {
@@ -21,6 +21,7 @@ const DIRECTIONS: Readonly<Record<string, FlowDirection>> = {
   '^': 'BT',
   v: 'TB',
 };
+const USE_DIRECTION = 'Use TD, TB, BT, LR or RL.';
 const START_WITH = "Start the block with 'flowchart TD' (or 'flowchart LR', 'graph TD' …).";
 
 /** The header, or why the text is not a flowchart. */
@@ -39,7 +40,8 @@ function parseHeaderLine(ctx: ParseContext): HeaderInput | RawProblem {
   if (first.kind !== 'GRAPH' || first.text === 'swimlane-beta') return notAFlowchart(first);
   stream.next();
   if (first.text === 'flowchart-elk') {
-    unsupported(ctx, first, "'flowchart-elk' is not supported", "Write 'flowchart' (choose the ELK layout in Mermaid's configuration instead).");
+    const remediation = "Write 'flowchart' (choose the ELK layout in Mermaid's configuration instead).";
+    unsupported(ctx, first, "'flowchart-elk' is not supported", remediation);
   }
   const keyword = first.text === 'graph' ? 'graph' : 'flowchart';
   const header = { keyword, start: first.start } as const;
@@ -48,23 +50,18 @@ function parseHeaderLine(ctx: ParseContext): HeaderInput | RawProblem {
     stream.next();
     return { ...header, direction: 'TD', end: first.end };
   }
-  try {
-    if (dir.kind !== 'DIR') expected(dir, 'a direction (TD, TB, BT, LR or RL) or a new line', `after '${first.text}'`, 'Use TD, TB, BT, LR or RL.');
+  const parsed = recovering(ctx, first.start, () => {
+    if (dir.kind !== 'DIR') expected(dir, 'a direction (TD, TB, BT, LR or RL) or a new line', `after '${first.text}'`, USE_DIRECTION);
     stream.next();
     const written = dir.text.trim();
     const direction = DIRECTIONS[written];
     if (direction === undefined) {
-      unsupported(ctx, { ...dir, start: dir.end - written.length }, `The direction '${written}' is not supported`, 'Use TD, TB, BT, LR or RL.');
+      unsupported(ctx, { ...dir, start: dir.end - written.length }, `The direction '${written}' is not supported`, USE_DIRECTION);
     }
     endOfHeader(ctx, `${first.text} ${written}`);
     return { ...header, direction: direction ?? 'TD', end: dir.end };
-  } catch (error) {
-    if (!(error instanceof FlowchartSyntaxError)) throw error;
-    ctx.problems.push(error.problem);
-    const nl = ctx.text.indexOf('\n', error.tokenEnd - 1);
-    stream.reset(nl === -1 ? ctx.text.length : nl);
-    return { ...header, direction: 'TD', end: first.end };
-  }
+  });
+  return parsed ?? { ...header, direction: 'TD', end: first.end };
 }
 
 /** Mermaid's `FirstStmtSeparator`: `;`, a new line, or blanks then a new line. */
@@ -77,7 +74,11 @@ function endOfHeader(ctx: ParseContext, header: string): void {
     stream.next();
     return;
   }
-  fail(t, `Expected a new line or ';' after '${header}' but found ${describeToken(t)}`, "Start the first statement on the next line, or write ';' right after the direction.");
+  fail(
+    t,
+    `Expected a new line or ';' after '${header}' but found ${describeToken(t)}`,
+    "Start the first statement on the next line, or write ';' right after the direction.",
+  );
 }
 
 function notAFlowchart(found: Token): RawProblem {

@@ -32,7 +32,7 @@ export function parseLabel(ctx: ParseContext, opener: Token, closers: readonly T
     while (MORE.has(stream.peek().kind)) parts.push(stream.next());
   }
   const found = stream.peek();
-  if (!closers.includes(found.kind)) labelError(ctx, opener, found, closers, owner, parts.length > 0);
+  if (!closers.includes(found.kind)) labelError(ctx, opener, found, closers.map(spell), owner, parts.length > 0);
   if (parts.length === 0) {
     fail(
       found,
@@ -44,21 +44,33 @@ export function parseLabel(ctx: ParseContext, opener: Token, closers: readonly T
   return { label: labelText(parts, ctx.text), closer: found };
 }
 
-function labelError(
+/**
+ * Fails at a token that should have closed a label: at the opener when the label ran past its line (the author
+ * most likely forgot the closer), at the token otherwise.
+ * @param closers how the expected closers are written (`]`, `}}` …).
+ */
+export function labelError(
   ctx: ParseContext,
   opener: Token,
   found: Token,
-  closers: readonly TokenKind[],
+  closers: readonly string[],
   owner: string,
   hasText: boolean,
 ): never {
-  const open = spell(opener.kind);
-  const close = closers.map((k) => `'${spell(k)}'`).join(' or ');
+  const open = opener.text;
+  const close = closers.map((c) => `'${c}'`).join(' or ');
   const openedAt = where(ctx, opener.start);
   const inLabel: Resume = { kind: 'line' };
-  const sameLine = ctx.lines.position(found.start).line === ctx.lines.position(opener.start).line;
+  // Text that runs past the line means the closer is missing there.
+  const reach = found.kind === 'TEXT' ? found.end : found.start;
+  const sameLine = ctx.lines.position(reach).line === ctx.lines.position(opener.start).line;
   if (found.kind === 'EOF' || !sameLine) {
-    const what = found.kind === 'EOF' ? 'end of input' : `${describeToken(found)} at ${where(ctx, found.start)}`;
+    const what =
+      found.kind === 'EOF'
+        ? 'end of input'
+        : found.kind === 'TEXT'
+          ? `the end of line ${ctx.lines.position(opener.start).line}`
+          : `${describeToken(found)} at ${where(ctx, found.start)}`;
     fail(
       opener,
       `Unclosed '${open}' opened at ${openedAt}: expected ${close} before ${what}`,

@@ -6,9 +6,8 @@ import type { LinkInput } from './ast-builder.js';
 import { isWhitespace } from './char-class.js';
 import { labelText, type LabelText } from './label-text.js';
 import { linkType } from './link-type.js';
-import { expected, fail, where, type ParseContext } from './parse-context.js';
+import { expected, fail, unsupported, where, type ParseContext } from './parse-context.js';
 import { parseLabel } from './parse-label.js';
-import { unsupported } from './parse-vertex.js';
 import type { Token, TokenKind } from './token.js';
 
 const EDGE_TEXT_FIRST: ReadonlySet<TokenKind> = new Set<TokenKind>(['EDGE_TEXT', 'STR', 'MD_STR']);
@@ -67,10 +66,8 @@ function inlineText(ctx: ParseContext, first: Token, open: Token): ParsedLink {
   if (close.kind !== 'LINK' || parts.length === 0) {
     if (close.kind === 'EOF') {
       const start = firstNonBlank(ctx.text, open);
-      fail({ ...open, start, end: start + opened.length }, `Edge text opened with '${opened}' at ${where(ctx, start)} is never closed`, closingHint(opened), {
-        kind: 'after-line',
-        offset: open.start,
-      });
+      const message = `Edge text opened with '${opened}' at ${where(ctx, start)} is never closed`;
+      fail({ ...open, start, end: start + opened.length }, message, closingHint(opened), { kind: 'after-line', offset: open.start });
     }
     if (parts.length === 0 && close.kind === 'LINK') {
       fail(close, `Empty edge text between '${opened}' and '${close.text.trim()}'`, "Write the text, or use a plain link such as '-->'.");

@@ -53,10 +53,12 @@ function endOfStatement(ctx: ParseContext, last: readonly NodeRef[]): void {
   const node = last[last.length - 1] as NodeRef;
   const previous = stream.previous as Token;
   if (isLabelOpener(found.kind) && previous.kind === 'SPACE') {
-    fail(found, `A shape must follow its node id directly, without a space ('${node.id} ${found.text}')`, `Write '${node.id}${found.text}…' without the space.`);
+    const message = `A shape must follow its node id directly, without a space ('${node.id} ${found.text}')`;
+    fail(found, message, `Write '${node.id}${found.text}…' without the space.`);
   }
   if (found.kind === 'STYLE_SEPARATOR') {
-    fail(found, `Node '${node.id}' already has a ':::class'; a node takes only one`, `Use a class statement for more: 'class ${node.id} a,b'.`);
+    const message = `Node '${node.id}' already has a ':::class'; a node takes only one`;
+    fail(found, message, `Use a class statement for more: 'class ${node.id} a,b'.`);
   }
   if (found.kind === 'NEWLINE' || found.kind === 'SEMI') stream.next();
   if (found.kind === 'NEWLINE' || found.kind === 'SEMI' || found.kind === 'EOF') return;

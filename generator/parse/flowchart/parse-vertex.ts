@@ -7,9 +7,9 @@
 import type { NodeRef } from './ast-builder.js';
 import type { NodeShape } from './ast.js';
 import type { LabelText } from './label-text.js';
-import { expected, fail, type ParseContext } from './parse-context.js';
-import { parseLabel } from './parse-label.js';
-import { SHAPES_BY_OPENER, type ShapeSyntax } from './shape-table.js';
+import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
+import { labelError, parseLabel } from './parse-label.js';
+import { SHAPES_BY_OPENER, spell, type ShapeSyntax } from './shape-table.js';
 import { ID_TOKENS, isReservedWord, type Token, type TokenKind } from './token.js';
 
 const CLASSIC_SHAPES = 'Use the classic shape syntax instead: A[text], A(text), A([text]), A{text}, A((text)) …';
@@ -66,13 +66,13 @@ function parseShape(ctx: ParseContext, id: NodeRef): Shaped {
   const opener = stream.peek();
   const owner = `node '${id.id}'`;
   if (opener.kind === 'ELLIPSE_START') {
-    unsupported(ctx, opener, `The '(-text-)' ellipse shape is not supported yet`);
+    unsupported(ctx, opener, `The '(-text-)' ellipse shape is not supported yet`, CLASSIC_SHAPES);
     stream.next();
     parseLabel(ctx, opener, ['ELLIPSE_END'], owner);
     return {};
   }
   if (opener.kind === 'VERTEX_WITH_PROPS_START') {
-    unsupported(ctx, opener, `The '[|field:value|text]' node syntax is not supported yet`);
+    unsupported(ctx, opener, `The '[|field:value|text]' node syntax is not supported yet`, CLASSIC_SHAPES);
     stream.next();
     for (const kind of ['NODE_STRING', 'COLON', 'NODE_STRING', 'PIPE'] as const) {
       const t = stream.peek();
@@ -91,27 +91,26 @@ function parseShape(ctx: ParseContext, id: NodeRef): Shaped {
   const closers = openers.map((s) => s.close[0] as TokenKind);
   const { label, closer } = parseLabel(ctx, opener, closers, owner);
   const shape = openers.find((s) => s.close[0] === closer.kind) as ShapeSyntax;
-  for (const kind of shape.close.slice(1)) {
-    const t = stream.peek();
-    if (t.kind !== kind) expected(t, `'${closer.text}'`, `to close ${owner}`);
+  if (shape.close.length === 2) {
+    // `((text))`, `{{text}}`: the first closer only closed the inner label.
+    const outer = stream.peek();
+    if (outer.kind !== shape.close[1]) {
+      const both = shape.open.map(spell).join('');
+      labelError(ctx, { ...opener, text: both }, outer, [shape.close.map(spell).join('')], owner, true);
+    }
     stream.next();
   }
   return { shape: shape.shape, label };
-}
-
-/** Records an SOP014 at a token without stopping the statement. */
-export function unsupported(ctx: ParseContext, token: Token, message: string, remediation = CLASSIC_SHAPES): void {
-  ctx.problems.push({ code: 'SOP014', message, start: token.start, end: Math.max(token.end, token.start + 1), remediation });
 }
 
 /** `@{ … }` after a node: reported as unsupported, then skipped. */
 export function skipShapeData(ctx: ParseContext): void {
   const { stream } = ctx;
   const open = stream.peek();
-  unsupported(ctx, open, "Mermaid 11's '@{ shape: … }' node syntax is not supported yet");
+  unsupported(ctx, open, "Mermaid 11's '@{ shape: … }' node syntax is not supported yet", CLASSIC_SHAPES);
   while (stream.peek().kind === 'SHAPE_DATA') stream.next();
   const after = stream.peek();
-  if (after.kind === 'EOF') fail(open, "Unclosed '@{': expected '}'", "Close the shape data with '}'.");
+  if (after.kind === 'EOF') fail(open, "Unclosed '@{': expected '}'", "Close the shape data with '}'.", { kind: 'end' });
   // Mermaid drops blanks between `}` and the end of the line before parsing.
   if (after.kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
 }

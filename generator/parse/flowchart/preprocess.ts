@@ -22,23 +22,29 @@ export interface Preprocessed {
 interface Range {
   readonly start: number;
   readonly end: number;
+  /** A directive without its closing `}%%` (it swallows the rest of the text, as in Mermaid). */
+  readonly unclosed?: boolean;
 }
 
 /** Normalises line breaks and blanks what Mermaid strips before parsing. */
 export function preprocess(source: string): Preprocessed {
   const original = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
   const problems: RawProblem[] = [];
-  const directives = findDirectives(original, problems);
+  const directives = findDirectives(original);
   const frontMatter = findFrontMatter(original, directives, problems);
-  const outside = (d: Range): boolean => !frontMatter || d.end <= frontMatter.start || d.start >= frontMatter.end;
-  const blanked = [...(frontMatter ? [frontMatter] : []), ...directives.filter(outside)];
+  const outside = directives.filter((d) => frontMatter.every((f) => d.end <= f.start || d.start >= f.end));
+  for (const d of outside) {
+    if (!d.unclosed) continue;
+    problems.push(syntaxProblem(d.start, d.start + 3, "Unclosed directive '%%{': expected '}%%'", "Close the directive with '}%%'."));
+  }
+  const blanked = [...frontMatter, ...outside];
   const withoutDirectives = blank(original, blanked);
   const comments = findCommentLines(withoutDirectives);
   return { text: blank(withoutDirectives, comments), original, problems };
 }
 
 /** `%%{ word ... }%%` anywhere in the text, as Mermaid's directive pattern finds them. */
-function findDirectives(text: string, problems: RawProblem[]): Range[] {
+function findDirectives(text: string): Range[] {
   const found: Range[] = [];
   for (let at = text.indexOf('%%{'); at !== -1; at = text.indexOf('%%{', at + 1)) {
     let p = skip(text, at + 3, isWhitespace);
@@ -48,10 +54,7 @@ function findDirectives(text: string, problems: RawProblem[]): Range[] {
     if (text.charCodeAt(p) === 0x3a) p = skip(text, p + 1, isWhitespace); // `:`
     const close = text.indexOf('}%%', p);
     if (close === -1) {
-      problems.push(
-        syntaxProblem(at, at + 3, `Unclosed directive '%%{' at the end of the text`, "Close the directive with '}%%'."),
-      );
-      found.push({ start: at, end: text.length });
+      found.push({ start: at, end: text.length, unclosed: true });
       break;
     }
     found.push({ start: at, end: close + 3 });
@@ -61,37 +64,71 @@ function findDirectives(text: string, problems: RawProblem[]): Range[] {
 }
 
 /**
- * The `---` front matter block: its first line may only be preceded by blank lines, `%%` comment lines and
- * directives (Mermaid strips those, then looks for front matter at the start of what is left).
+ * The `---` front matter, as Mermaid finds it. Mermaid strips its preamble twice: the first time, front matter
+ * must start the text (its fences may be indented alike); then directives and comment lines are removed, the rest
+ * is trimmed, and front matter is looked for again at the new start (so it may follow blank lines, comments and
+ * directives, and its closing fence must not be indented). Between the fences there must be at least one line
+ * break more than the fences' own, and the closing fence must end its line.
  */
-function findFrontMatter(text: string, directives: readonly Range[], problems: RawProblem[]): Range | null {
+function findFrontMatter(text: string, directives: readonly Range[], problems: RawProblem[]): Range[] {
+  const found: Range[] = [];
+  const atStart = fenceIndent(text, 0);
+  const first = atStart === null ? null : closeFrontMatter(text, 0, [atStart, '']);
+  if (first) found.push(first);
+  const start = firstContentLine(text, first ? first.end + 1 : 0, directives);
+  if (start === -1 || fenceIndent(text, start) === null) return found;
+  const second = closeFrontMatter(text, start, ['']);
+  if (second) return [...found, second];
+  const content = start + lineIndent(text, start);
+  problems.push(
+    syntaxProblem(
+      content,
+      content + 3,
+      "Front matter opened with '---' is never closed by a '---' line Mermaid accepts",
+      "Close it with a '---' line that is not indented and not right after the opening one, before 'flowchart'.",
+    ),
+  );
+  return [...found, { start, end: text.length }];
+}
+
+/** If the line at `lineStart` is a `---` fence, its indentation; otherwise null. */
+function fenceIndent(text: string, lineStart: number): string | null {
+  const indent = lineIndent(text, lineStart);
+  const content = lineStart + indent;
+  if (!text.startsWith('---', content) || skip(text, content + 3, isInlineWhitespace) !== lineEndOf(text, lineStart)) return null;
+  return text.slice(lineStart, content);
+}
+
+/** The front matter opened at `open`, closed by a fence with one of the given indentations (or null). */
+function closeFrontMatter(text: string, open: number, indents: readonly string[]): Range | null {
+  const afterOpen = lineEndOf(text, open) + 1;
+  for (let line = lineEndOf(text, afterOpen) + 1; line < text.length; line = lineEndOf(text, line) + 1) {
+    const indent = fenceIndent(text, line);
+    const end = lineEndOf(text, line);
+    if (indent !== null && indents.includes(indent) && end < text.length) return { start: open, end };
+  }
+  return null;
+}
+
+/** The start of the first line at or after `from` that is not blank, a comment or a directive (or -1). */
+function firstContentLine(text: string, from: number, directives: readonly Range[]): number {
   let next = 0; // the next directive that may start where we are
-  let p = 0;
+  let p = from;
   while (p < text.length) {
     let content = p + lineIndent(text, p);
     while (next < directives.length && (directives[next] as Range).start < content) next++;
     const directive = directives[next];
     if (directive && directive.start === content) {
       content = skip(text, directive.end, isInlineWhitespace);
-      if (content < text.length && text.charCodeAt(content) !== 0x0a) return null;
+      if (content < text.length && text.charCodeAt(content) !== 0x0a) return -1;
       p = content + 1;
       continue;
     }
     const end = lineEndOf(text, p);
-    if (content === end || text.startsWith('%%', content)) {
-      p = end + 1;
-      continue;
-    }
-    if (!isFence(text, p)) return null;
-    for (let q = end + 1; q < text.length; q = lineEndOf(text, q) + 1) {
-      if (isFence(text, q)) return { start: p, end: lineEndOf(text, q) };
-    }
-    problems.push(
-      syntaxProblem(content, content + 3, "Front matter opened with '---' is never closed", "Close the front matter with a '---' line before 'flowchart'."),
-    );
-    return { start: p, end: text.length };
+    if (content !== end && !(text.startsWith('%%', content) && text.charCodeAt(content + 2) !== 0x7b)) return p;
+    p = end + 1;
   }
-  return null;
+  return -1;
 }
 
 /**
@@ -107,13 +144,6 @@ function findCommentLines(text: string): Range[] {
     }
   }
   return found;
-}
-
-/** A `---` line (inline whitespace around it allowed). */
-function isFence(text: string, lineStart: number): boolean {
-  const content = lineStart + lineIndent(text, lineStart);
-  if (!text.startsWith('---', content)) return false;
-  return skip(text, content + 3, isInlineWhitespace) === lineEndOf(text, lineStart);
 }
 
 function blank(text: string, ranges: readonly Range[]): string {

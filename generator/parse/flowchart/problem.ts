@@ -17,6 +17,8 @@ export interface RawProblem {
 
 /** How the document loop resumes after a syntax error. */
 export type Resume =
+  /** At the end of the text: what follows was swallowed by the construct that failed. */
+  | { readonly kind: 'end' }
   /** At the next newline or `;` after the offending token (the default). */
   | { readonly kind: 'statement' }
   /** At the next newline after the offending token: the error is inside a label, where `;` is text. */
@@ -24,16 +26,18 @@ export type Resume =
   /** At the end of the line holding `offset`: an unclosed delimiter swallowed the lines after it. */
   | { readonly kind: 'after-line'; readonly offset: number };
 
-export class FlowchartSyntaxError extends Error {
+/**
+ * Thrown by statement parsers, caught by the document loop; it never leaves the parser. Deliberately not an
+ * `Error`: a broken file may hold thousands of them, and capturing a stack trace for each would dominate the
+ * parse time.
+ */
+export class FlowchartSyntaxError {
   constructor(
     readonly problem: RawProblem,
     /** End offset of the token the parser stopped at (the search for a resume point starts there). */
     readonly tokenEnd: number,
     readonly resume: Resume = { kind: 'statement' },
-  ) {
-    super(problem.message);
-    this.name = 'FlowchartSyntaxError';
-  }
+  ) {}
 }
 
 /** Builds an SOP012 raw problem. */

@@ -13,7 +13,7 @@ export interface ShapeSyntax {
 }
 
 /** Ordered so that a doubled opener is tried before the single one. */
-export const SHAPES: readonly ShapeSyntax[] = [
+const SHAPES: readonly ShapeSyntax[] = [
   { open: ['PS', 'PS'], close: ['PE', 'PE'], shape: 'circle' },
   { open: ['PS'], close: ['PE'], shape: 'round' },
   { open: ['DIAMOND_START', 'DIAMOND_START'], close: ['DIAMOND_STOP', 'DIAMOND_STOP'], shape: 'hexagon' },

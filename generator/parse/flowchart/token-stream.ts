@@ -7,7 +7,9 @@ import type { Token, TokenKind } from './token.js';
 
 export class TokenStream {
   readonly #lexer: Lexer;
+  /** Scanned tokens; those before `#head` are consumed. */
   #buffer: Token[] = [];
+  #head = 0;
   #previous: Token | undefined;
 
   constructor(lexer: Lexer) {
@@ -16,13 +18,18 @@ export class TokenStream {
 
   /** The token `ahead` positions after the current one (0 = the current one), without consuming it. */
   peek(ahead = 0): Token {
-    while (this.#buffer.length <= ahead) this.#buffer.push(this.#lexer.next());
-    return this.#buffer[ahead] as Token;
+    const buffer = this.#buffer;
+    while (buffer.length <= this.#head + ahead) buffer.push(this.#lexer.next());
+    return buffer[this.#head + ahead] as Token;
   }
 
   next(): Token {
     const token = this.peek();
-    this.#buffer.shift();
+    this.#head++;
+    if (this.#head === this.#buffer.length) {
+      this.#buffer.length = 0;
+      this.#head = 0;
+    }
     this.#previous = token;
     return token;
   }
@@ -37,8 +44,15 @@ export class TokenStream {
     return this.#previous;
   }
 
+  /** Restarts at `offset` (error recovery). */
   reset(offset: number): void {
     this.#buffer = [];
+    this.#head = 0;
     this.#lexer.reset(offset);
+  }
+
+  /** How many characters resets have sent the scanner back over, in total (see `Lexer.rescanned`). */
+  get rescanned(): number {
+    return this.#lexer.rescanned;
   }
 }

@@ -128,6 +128,7 @@ const RESERVED: ReadonlySet<TokenKind> = new Set<TokenKind>([
   'GRAPH',
 ]);
 
+/** Whether a token is a Mermaid keyword (`end`, `style`, `class` …), which can never be a node id. */
 export function isReservedWord(token: Token): boolean {
   return RESERVED.has(token.kind);
 }
