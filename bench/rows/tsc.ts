@@ -4,6 +4,9 @@
  * both sides: per agent, import the machine and its `NodeId` type, start an actor, send the first `GOTO.<id>`
  * event, check `snapshot.matches()` with a `NodeId`-typed value, so that the machine types are really
  * instantiated. Compiler options are the project's (strict, NodeNext).
+ * The generated side imports what app code should: the machine from `generated/<agent>/machine.js`, `NodeId`
+ * from `generated/<agent>/ids.js` (ids and types only). Not from `graph.js`: that module holds the agent's
+ * data (prompts, system prompt, the `SOP` object), which app code that only types never needs.
  * Runs alternate; medians. With the project's TypeScript (5.9) and, when it installs from npm into a temp
  * prefix, TypeScript 7 (native).
  */
@@ -85,7 +88,7 @@ function writeApps(fixture: FixtureProject): void {
   const generated = app(fixture.synthetic, (s) => ({
     machine: generatedMachineExport(dir, s.agent),
     machineFrom: `./generated/${s.agent}/machine.js`,
-    nodeIdFrom: `./generated/${s.agent}/graph.js`,
+    nodeIdFrom: `./generated/${s.agent}/ids.js`,
   }));
   const hand = app(fixture.synthetic, (s) => ({
     machine: handMachineName(s.agent),

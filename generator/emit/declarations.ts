@@ -38,6 +38,18 @@ export function doc(text: string): string {
   return lines.join('\n');
 }
 
+/**
+ * A JSDoc block comment as text, for leading trivia (where ts-morph takes no `docs`): on one line when a single
+ * paragraph fits, else each paragraph wrapped like `doc` into ` * ` lines, with a ` *` line between paragraphs.
+ */
+export function jsDoc(...paragraphs: readonly string[]): string {
+  const wrapped = paragraphs.map((p) => doc(p).split('\n'));
+  const [only] = wrapped;
+  if (wrapped.length === 1 && only?.length === 1) return `/** ${only[0]} */`;
+  const lines = wrapped.flatMap((p, i) => [...(i === 0 ? [] : ['']), ...p]);
+  return ['/**', ...lines.map((line) => (line === '' ? ' *' : ` * ${line}`)), ' */'].join('\n');
+}
+
 export interface ConstOptions {
   readonly name: string;
   readonly doc: string;
@@ -106,6 +118,15 @@ export function importTypes(moduleSpecifier: string, names: readonly string[]): 
   };
 }
 
+/** `import { A, B } from '…';` with sorted names. */
+export function importValues(moduleSpecifier: string, names: readonly string[]): ImportDeclarationStructure {
+  return {
+    kind: StructureKind.ImportDeclaration,
+    moduleSpecifier,
+    namedImports: [...names].sort(compareCodeUnits),
+  };
+}
+
 export interface ReExport {
   readonly name: string;
   readonly alias?: string;
@@ -114,9 +135,13 @@ export interface ReExport {
 
 /**
  * `export { a, type B as C } from '…';`, specifiers sorted by the name they are exported as; one specifier
- * per line when they do not fit on one.
+ * per line when they do not fit on one. `comment` (a whole comment, e.g. from `jsDoc`) goes on the lines above.
  */
-export function reExport(moduleSpecifier: string, specifiers: readonly ReExport[]): ExportDeclarationStructure {
+export function reExport(
+  moduleSpecifier: string,
+  specifiers: readonly ReExport[],
+  comment?: string,
+): ExportDeclarationStructure {
   const exportedName = (s: ReExport): string => s.alias ?? s.name;
   const sorted = [...specifiers].sort((a, b) => compareCodeUnits(exportedName(a), exportedName(b)));
   const texts = sorted.map(
@@ -125,7 +150,13 @@ export function reExport(moduleSpecifier: string, specifiers: readonly ReExport[
   const oneLine = `export { ${texts.join(', ')} } from '${moduleSpecifier}';`;
   return {
     kind: StructureKind.ExportDeclaration,
-    leadingTrivia: blankLineBefore,
+    leadingTrivia:
+      comment === undefined
+        ? blankLineBefore
+        : (writer) => {
+            blankLineBefore(writer);
+            writer.writeLine(comment);
+          },
     moduleSpecifier,
     namedExports:
       oneLine.length <= MAX_WIDTH

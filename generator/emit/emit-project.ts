@@ -1,8 +1,9 @@
 /**
  * The emit stage: checked SOP models in, the text of every file under `generated/` out, sorted by path and
  * byte-deterministic (fixed formatting, LF, no dates, versions or absolute paths; the order of the inputs
- * does not matter). Per SOP a graph module (data and types, no XState) and a machine module; for all SOPs an
- * index for app code and a registry of lazy loaders for the runtime.
+ * does not matter). Per SOP an ids module (id tuples and types only, what app code types with), a graph module
+ * (the data, no XState) and a machine module; for all SOPs an index for app code and a registry of lazy
+ * loaders for the runtime.
  *
  * Plans are ts-morph structures built in one batch per file and printed with one reused in-memory project
  * (`printer.ts`). This module imports ts-morph (~130 ms), so callers should import it only when something
@@ -10,6 +11,7 @@
  */
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { planGraphModule } from './graph-plan.js';
+import { planIdsModule } from './ids-plan.js';
 import { planIndexModule } from './index-plan.js';
 import { planMachineModule } from './machine-plan.js';
 import { compareCodeUnits } from './naming.js';
@@ -42,7 +44,7 @@ export function emitProject(inputs: readonly EmitInput[], options: EmitOptions =
     .sort((a, b) => compareCodeUnits(a.agent, b.agent));
   assertDistinctNames(outlines);
   const plans: PlannedFile[] = [
-    ...outlines.flatMap((o) => [planGraphModule(o, runtimeTypes), planMachineModule(o)]),
+    ...outlines.flatMap((o) => [planIdsModule(o), planGraphModule(o, runtimeTypes), planMachineModule(o)]),
     planIndexModule(outlines),
     planRegistryModule(outlines, runtimeTypes),
   ];

@@ -1,19 +1,20 @@
 /**
- * Plans `generated/<agent>/graph.ts`: the data the server needs and the types app code narrows with (node
- * ids, successors per node, tool names), with no XState import. Tables carry explicit type annotations
- * instead of `as const`, so long strings stay out of the type graph and tsc pays little per SOP; only the
- * short id tuples use `as const`, because their literal types are the point.
+ * Plans `generated/<agent>/graph.ts`: the data the server needs (`SOP` and the tables it is made of), with no
+ * XState import. The ids and their types live in `ids.ts` (see `ids-plan.ts`); this module imports what its
+ * tables are typed with from there and re-exports all of it, so `graph.js` still offers everything. Tables
+ * carry explicit type annotations instead of `as const`, so long strings stay out of the type graph and tsc
+ * pays little per SOP.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
-import { StructureKind } from 'ts-morph';
-import { blankLineBefore, constStatement, doc, importTypes, typeAlias, unionOfLiterals } from './declarations.js';
+import { constStatement, importTypes, importValues, jsDoc, reExport } from './declarations.js';
 import { headerComment } from './header.js';
-import { block, code, fromData, propertyName, stringLiteral } from './literal.js';
+import { ID_TYPE_EXPORTS, ID_VALUE_EXPORTS } from './ids-plan.js';
+import { modulePath } from './index-plan.js';
+import { block, code, fromData } from './literal.js';
 import type { LiteralObject, LiteralValue } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
 import type { RuntimeTypesImport } from './runtime-types-import.js';
-
 
 export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesImport): PlannedFile {
   const { model, agent } = outline;
@@ -21,46 +22,24 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
   const byNode = (value: (id: string) => LiteralValue): LiteralObject =>
     Object.fromEntries(outline.nodeIds.map((id) => [id, value(id)]));
   const prompts = new Map(model.prompts.map((p) => [p.nodeId, p]));
+  const ids = `./${modulePath(outline.idsPath.slice(outline.idsPath.lastIndexOf('/') + 1))}`; // './ids.js'
+  const idExports = [
+    ...ID_VALUE_EXPORTS.map((name) => ({ name })),
+    ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true })),
+  ];
 
   const statements: StatementStructures[] = [
     importTypes(runtimeTypes.fromAgentFolder, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode']),
-    ...idList('NODE_IDS', 'NodeId', outline.nodeIds, `Node ids of ${sop}, in flowchart order.`, `A node of ${sop}.`),
-    ...idList(
-      'DECISION_NODE_IDS',
-      'DecisionNodeId',
-      outline.decisionNodeIds,
-      `Decision (rhombus) nodes of ${sop}.`,
-      `A decision node of ${sop}.`,
+    importValues(ids, ID_VALUE_EXPORTS),
+    importTypes(ids, ['NodeId', 'Successors', 'ToolName']),
+    reExport(
+      ids,
+      idExports,
+      jsDoc(
+        `The ids and id types of ${sop}, re-exported from \`${ids}\`. App code that only types with them should ` +
+          `import \`${ids}\` itself: type-checking that module does not load the tables below.`,
+      ),
     ),
-    ...idList(
-      'TERMINAL_NODE_IDS',
-      'TerminalNodeId',
-      outline.terminalNodeIds,
-      `Terminal nodes of ${sop}: no outgoing edges.`,
-      `A terminal node of ${sop}.`,
-    ),
-    ...idList(
-      'TOOL_NAMES',
-      'ToolName',
-      outline.toolNames,
-      `Domain tools of ${sop}: frontmatter \`tools\`, then any a node names beyond them.`,
-      `A domain tool of ${sop}.`,
-    ),
-    {
-      kind: StructureKind.Interface,
-      leadingTrivia: blankLineBefore,
-      docs: [doc(`The successors of each node of ${sop} (\`never\` for terminal nodes).`)],
-      isExported: true,
-      name: 'Successors',
-      properties: outline.nodeIds.map((id) => ({
-        name: propertyName(id),
-        isReadonly: true,
-        type: unionOfLiterals(outline.successors.get(id) ?? [], stringLiteral),
-      })),
-    },
-    typeAlias('SuccessorOf', 'The nodes an edge leads to from node `N`.', 'Successors[N]', [
-      { name: 'N', constraint: 'NodeId' },
-    ]),
     constStatement({
       name: 'NODES',
       doc: `Every node of ${sop}: Mermaid shape and label.`,
@@ -169,20 +148,6 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
     statements,
   };
   return { path: outline.graphPath, structure };
-}
-
-/** `export const NAME = [...] as const;` and `export type Name = (typeof NAME)[number];` */
-function idList(
-  constName: string,
-  typeName: string,
-  ids: readonly string[],
-  constDoc: string,
-  typeDoc: string,
-): StatementStructures[] {
-  return [
-    constStatement({ name: constName, doc: constDoc, value: ids, suffix: ' as const' }),
-    typeAlias(typeName, typeDoc, `(typeof ${constName})[number]`),
-  ];
 }
 
 function capitalize(text: string): string {

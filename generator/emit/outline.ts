@@ -14,6 +14,9 @@ export interface SopOutline {
   readonly camelName: string;
   /** `RetailCustomerSupport`: prefix of type exports in the index (`…NodeId`, `…Event`). */
   readonly pascalName: string;
+  /** `<agent>/ids.ts`: ids and id types, what app code types with. */
+  readonly idsPath: string;
+  /** `<agent>/graph.ts`: the compiled SOP's data, what the runtime serves. */
   readonly graphPath: string;
   readonly machinePath: string;
   /** Flowchart order. */
@@ -79,6 +82,7 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     agent: model.agent,
     camelName: camelCaseAgent(model.agent),
     pascalName: pascalCaseAgent(model.agent),
+    idsPath: `${model.agent}/ids.ts`,
     graphPath: `${model.agent}/graph.ts`,
     machinePath: `${model.agent}/machine.ts`,
     nodeIds,

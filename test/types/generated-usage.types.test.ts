@@ -23,10 +23,14 @@ import type {
   SuccessorOf,
   TerminalNodeId,
   ToolName,
-} from './generated/retail_customer_support/graph.js';
+} from './generated/retail_customer_support/ids.js';
+import type * as Graph from './generated/retail_customer_support/graph.js';
+import type * as Ids from './generated/retail_customer_support/ids.js';
+import { NODE_IDS as ID_TUPLE } from './generated/retail_customer_support/ids.js';
 import { retailCustomerSupportMachine as machine } from './generated/retail_customer_support/machine.js';
 import type { RetailCustomerSupportEvent } from './generated/retail_customer_support/machine.js';
-import { nastyStringsMachine, retailCustomerSupportSop } from './generated/index.js';
+import { nastyStringsMachine } from './generated/index.js';
+import type * as Index from './generated/index.js';
 import type {
   NastyStringsNodeId,
   RetailCustomerSupportNodeId,
@@ -87,9 +91,18 @@ export const atRoute: boolean = snapshot.matches('ROUTE');
 export const atNope: boolean = snapshot.matches('NOPE');
 expectTypeOf<SnapshotFrom<typeof nastyStringsMachine>['value']>().toEqualTypeOf<NastyStringsNodeId>();
 
-// The index re-exports the same things under agent-prefixed names
-expectTypeOf(retailCustomerSupportSop).toEqualTypeOf(SOP);
+// graph.js re-exports ids.js: the same values and types from either module
+expectTypeOf(NODE_IDS).toEqualTypeOf(ID_TUPLE);
+expectTypeOf<Graph.NodeId>().toEqualTypeOf<Ids.NodeId>();
+expectTypeOf<Graph.DecisionNodeId>().toEqualTypeOf<Ids.DecisionNodeId>();
+expectTypeOf<Graph.TerminalNodeId>().toEqualTypeOf<Ids.TerminalNodeId>();
+expectTypeOf<Graph.ToolName>().toEqualTypeOf<Ids.ToolName>();
+expectTypeOf<Graph.Successors>().toEqualTypeOf<Ids.Successors>();
+expectTypeOf<Graph.SuccessorOf<'ROUTE'>>().toEqualTypeOf<Ids.SuccessorOf<'ROUTE'>>();
 expectTypeOf(SOP).toEqualTypeOf<CompiledSop<NodeId, ToolName>>();
+
+// The index re-exports the same types under agent-prefixed names, and as values only the machines (no data)
+expectTypeOf<keyof typeof Index>().toEqualTypeOf<'nastyStringsMachine' | 'retailCustomerSupportMachine' | 'syntheticMachine'>();
 expectTypeOf<RetailCustomerSupportNodeId>().toEqualTypeOf<NodeId>();
 expectTypeOf<RetailCustomerSupportToolName>().toEqualTypeOf<ToolName>();
 expectTypeOf<RetailCustomerSupportSuccessors['AUTH']>().toEqualTypeOf<'ROUTE'>();

@@ -6,7 +6,8 @@
 import { createActor, type SnapshotFrom } from 'xstate';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { retailCustomerSupportMachine, type RetailCustomerSupportNodeId } from '../../generated/index.js';
-import { EDGES, TOOLS_BY_NODE, type SuccessorOf, type ToolName } from '../../generated/retail_customer_support/graph.js';
+import { EDGES, TOOLS_BY_NODE } from '../../generated/retail_customer_support/graph.js';
+import type { SuccessorOf, ToolName } from '../../generated/retail_customer_support/ids.js';
 import { loadAgent } from '../../generated/registry.js';
 
 describe('app code using generated/retail_customer_support', () => {

@@ -1,6 +1,7 @@
 // The whole emit: file set, determinism, index and registry.
 import { describe, expect, it } from 'vitest';
 import { emitProject } from '../../../generator/emit/emit-project.js';
+import { INDEX_DOC } from '../../../generator/emit/index-plan.js';
 import { buildModel, nastyFixture, retailFixture, syntheticFixture } from './model-fixture.js';
 
 const inputs = [retailFixture(), syntheticFixture(12, 'alpha_agent'), nastyFixture()];
@@ -8,17 +9,33 @@ const inputs = [retailFixture(), syntheticFixture(12, 'alpha_agent'), nastyFixtu
 describe('emitProject', () => {
   const files = emitProject(inputs);
 
-  it('emits a graph and a machine module per SOP, an index and a registry, sorted by path', () => {
+  it('emits an ids, a graph and a machine module per SOP, an index and a registry, sorted by path', () => {
     expect(files.map((f) => f.path)).toEqual([
       'alpha_agent/graph.ts',
+      'alpha_agent/ids.ts',
       'alpha_agent/machine.ts',
       'index.ts',
       'nasty_strings/graph.ts',
+      'nasty_strings/ids.ts',
       'nasty_strings/machine.ts',
       'registry.ts',
       'retail_customer_support/graph.ts',
+      'retail_customer_support/ids.ts',
       'retail_customer_support/machine.ts',
     ]);
+  });
+
+  // tsc checks every module a program reaches: what app code types with must not reach the data tables.
+  it('keeps the data out of what app code types with: ids import nothing, machines only xstate, the index no graph', () => {
+    const importsOf = (path: string): string[] =>
+      [...(files.find((f) => f.path === path)?.content ?? '').matchAll(/^(?:import|export) .*?from '([^']+)';$|^\} from '([^']+)';$/gm)].map(
+        (m) => m[1] ?? m[2] ?? '',
+      );
+    for (const agent of ['alpha_agent', 'nasty_strings', 'retail_customer_support']) {
+      expect(importsOf(`${agent}/ids.ts`), agent).toEqual([]);
+      expect(importsOf(`${agent}/machine.ts`), agent).toEqual(['xstate']);
+    }
+    expect(importsOf('index.ts').filter((m) => m.endsWith('/graph.js'))).toEqual([]);
   });
 
   it('is byte-identical across runs and input orders', () => {
@@ -44,18 +61,18 @@ describe('emitProject', () => {
     }
   });
 
-  it('writes an index of explicit, sorted named exports', () => {
+  it('writes an index of explicit, sorted named exports: machines and id types, no data', () => {
     const index = files.find((f) => f.path === 'index.ts')?.content ?? '';
     expect(index).not.toContain('export *');
     expect(index).toMatch(/^\/\/ @generated from sops\/\*\.md \(sha256:[0-9a-f]{12}\)/);
     const modules = [...index.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(modules).toEqual([...modules].sort());
     expect(modules).toEqual([
-      './alpha_agent/graph.js',
+      './alpha_agent/ids.js',
       './alpha_agent/machine.js',
-      './nasty_strings/graph.js',
+      './nasty_strings/ids.js',
       './nasty_strings/machine.js',
-      './retail_customer_support/graph.js',
+      './retail_customer_support/ids.js',
       './retail_customer_support/machine.js',
     ]);
     expect(index).toContain(
@@ -65,9 +82,15 @@ describe('emitProject', () => {
         '  type Successors as RetailCustomerSupportSuccessors,\n' +
         '  type TerminalNodeId as RetailCustomerSupportTerminalNodeId,\n' +
         '  type ToolName as RetailCustomerSupportToolName,\n' +
-        '  SOP as retailCustomerSupportSop,\n' +
-        "} from './retail_customer_support/graph.js';\n",
+        "} from './retail_customer_support/ids.js';\n",
     );
+    expect(index).not.toMatch(/\bSOP\b as/);
+    // Its JSDoc, right after the header, says where the data is and when to import per agent instead.
+    expect(index.split('\n').slice(2).join('\n').startsWith(`${INDEX_DOC}\n\n`)).toBe(true);
+    expect(INDEX_DOC).toMatch(/^\/\*\*\n( \*( .*)?\n)+ \*\/$/);
+    expect(INDEX_DOC).toContain('`<agent>/graph.ts`');
+    expect(INDEX_DOC).toContain('`loadAgent()`');
+    expect(INDEX_DOC).toContain('import `<agent>/machine.js` and `<agent>/ids.js` directly');
     expect(index).toContain(
       "export { type RetailCustomerSupportEvent, retailCustomerSupportMachine } from './retail_customer_support/machine.js';\n",
     );
@@ -98,13 +121,19 @@ describe('emitProject', () => {
     const edited = { ...retail, model: { ...retail.model, sourceHash: `sha256:${'f'.repeat(64)}` } };
     const after = emitProject([edited, alpha, nasty]);
     const changed = after.filter((f, i) => f.content !== files[i]?.content).map((f) => f.path);
-    expect(changed).toEqual(['index.ts', 'registry.ts', 'retail_customer_support/graph.ts', 'retail_customer_support/machine.ts']);
+    expect(changed).toEqual([
+      'index.ts',
+      'registry.ts',
+      'retail_customer_support/graph.ts',
+      'retail_customer_support/ids.ts',
+      'retail_customer_support/machine.ts',
+    ]);
   });
 
   it('emits an index and a registry that are still modules when there are no SOPs', () => {
     const empty = emitProject([]);
     expect(empty.map((f) => f.path)).toEqual(['index.ts', 'registry.ts']);
-    expect(empty[0]?.content).toContain('export {};');
+    expect(empty[0]?.content).toMatch(/ \*\/\n\nexport \{\};\n$/);
     expect(empty[1]?.content).toContain('export type AgentName = never;');
     expect(empty[1]?.content).toContain('export const AGENTS: readonly AgentIndexEntry[] = [];');
   });

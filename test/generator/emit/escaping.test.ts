@@ -62,9 +62,10 @@ describe('a whole generated module', () => {
     const { model } = nastyFixture();
     const files = emitProject([nastyFixture()]);
     const graph = files.find((f) => f.path === 'nasty_strings/graph.ts');
+    const ids = files.find((f) => f.path === 'nasty_strings/ids.ts');
     const machine = files.find((f) => f.path === 'nasty_strings/machine.ts');
-    if (!graph || !machine) throw new Error('missing output');
-    const data = await evaluateModule(graph.content);
+    if (!graph || !ids || !machine) throw new Error('missing output');
+    const data = await evaluateModule(graph.content, { 'ids.js': ids.content });
 
     expect(data['SYSTEM_PROMPT']).toBe(model.systemPrompt);
     expect(data['SYSTEM_PROMPT_SECTIONS']).toEqual(NASTY_STRINGS);

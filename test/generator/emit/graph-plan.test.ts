@@ -1,4 +1,4 @@
-// What a graph module holds, read back by evaluating the emitted TypeScript.
+// What an ids module and a graph module hold, read back by evaluating the emitted TypeScript.
 import { afterAll, describe, expect, it } from 'vitest';
 import { emitProject } from '../../../generator/emit/emit-project.js';
 import { evaluateModule, removeEvaluatedModules } from './evaluate-module.js';
@@ -7,42 +7,54 @@ import type { FixtureInput } from './model-fixture.js';
 
 afterAll(removeEvaluatedModules);
 
-function graphText(input: FixtureInput): string {
-  const file = emitProject([input]).find((f) => f.path === `${input.model.agent}/graph.ts`);
-  if (!file) throw new Error('no graph module');
-  return file.content;
+interface AgentTexts {
+  readonly ids: string;
+  readonly graph: string;
 }
 
-describe('graph module of the retail fixture', () => {
-  const input = retailFixture();
-  const text = graphText(input);
+function agentTexts(input: FixtureInput): AgentTexts {
+  const files = emitProject([input]);
+  const text = (name: string): string => {
+    const file = files.find((f) => f.path === `${input.model.agent}/${name}`);
+    if (!file) throw new Error(`no ${name}`);
+    return file.content;
+  };
+  return { ids: text('ids.ts'), graph: text('graph.ts') };
+}
 
-  it('opens with the header and imports only types, from the runtime contract', () => {
-    const [header, blank, importLine] = text.split('\n');
-    expect(header).toBe(
-      '// @generated from sops/retail_customer_support.md (sha256:0123456789ab) by sop-toolkit. DO NOT EDIT. ' +
-        'Regenerate: npm run build:sops',
-    );
+/** The graph module, evaluated with its ids module beside it. */
+function evaluateGraph(texts: AgentTexts): Promise<Record<string, unknown>> {
+  return evaluateModule(texts.graph, { 'ids.js': texts.ids });
+}
+
+const HEADER =
+  '// @generated from sops/retail_customer_support.md (sha256:0123456789ab) by sop-toolkit. DO NOT EDIT. ' +
+  'Regenerate: npm run build:sops';
+
+describe('ids module of the retail fixture', () => {
+  const { ids } = agentTexts(retailFixture());
+
+  it('opens with the header and imports nothing', () => {
+    const [header, blank, first] = ids.split('\n');
+    expect(header).toBe(HEADER);
     expect(blank).toBe('');
-    expect(importLine).toBe(
-      "import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode } from '../../runtime/compiled-sop.js';",
-    );
-    expect(text.match(/^import /gm)).toHaveLength(1);
-    expect(text).not.toContain('xstate');
+    expect(first).toBe('/** Node ids of the `retail_customer_support` SOP, in flowchart order. */');
+    expect(ids).not.toMatch(/^import /m);
+    expect(ids).not.toContain(" from '");
   });
 
-  it('annotates tables and keeps `as const` to the id tuples', () => {
-    expect(text.match(/as const/g)).toHaveLength(4);
-    expect(text).toContain('export const NODES: { readonly [K in NodeId]: SopNode<K> } = {');
-    expect(text).toContain('export const EDGES: EdgeTable<NodeId, Successors> = {');
-    expect(text).toContain('export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {');
-    expect(text).toContain('export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {');
-    expect(text).toContain('export const SOP: CompiledSop<NodeId, ToolName> = {');
-    expect(text).toContain('export type SuccessorOf<N extends NodeId> = Successors[N];');
+  it('holds the id tuples `as const`, their unions, the successor types, and nothing else', () => {
+    expect(ids.match(/as const/g)).toHaveLength(4);
+    expect([...ids.matchAll(/^export (?:const|type|interface) (\w+)/gm)].map((m) => m[1])).toEqual([
+      'NODE_IDS', 'NodeId', 'DECISION_NODE_IDS', 'DecisionNodeId', 'TERMINAL_NODE_IDS', 'TerminalNodeId',
+      'TOOL_NAMES', 'ToolName', 'Successors', 'SuccessorOf',
+    ]);
+    expect(ids).toContain('export type NodeId = (typeof NODE_IDS)[number];');
+    expect(ids).toContain('export type SuccessorOf<N extends NodeId> = Successors[N];');
   });
 
   it('types the successors of every node, never for terminals', () => {
-    const successors = text.slice(text.indexOf('export interface Successors {'), text.indexOf('}\n', text.indexOf('export interface Successors')));
+    const successors = ids.slice(ids.indexOf('export interface Successors {'), ids.indexOf('}\n', ids.indexOf('export interface Successors')));
     expect(successors.split('\n').slice(1)).toEqual([
       "  readonly START: 'AUTH';",
       "  readonly AUTH: 'ROUTE';",
@@ -57,6 +69,68 @@ describe('graph module of the retail fixture', () => {
   });
 
   it('puts a JSDoc line on every export', () => {
+    const lines = ids.split('\n');
+    lines.forEach((line, i) => {
+      if (line.startsWith('export ')) expect(lines[i - 1], line).toMatch(/\*\/$/);
+    });
+  });
+
+  it('holds the ids', async () => {
+    const { model, facts } = retailFixture();
+    const m = await evaluateModule(ids);
+    expect(Object.keys(m).sort()).toEqual(['DECISION_NODE_IDS', 'NODE_IDS', 'TERMINAL_NODE_IDS', 'TOOL_NAMES']);
+    expect(m['NODE_IDS']).toEqual(model.nodes.map((n) => n.id));
+    expect(m['DECISION_NODE_IDS']).toEqual(facts.decisionNodes);
+    expect(m['TERMINAL_NODE_IDS']).toEqual(['DENY_CANCEL', 'DONE']);
+    expect(m['TOOL_NAMES']).toEqual(model.tools.map((t) => t.name));
+  });
+});
+
+describe('graph module of the retail fixture', () => {
+  const input = retailFixture();
+  const texts = agentTexts(input);
+  const text = texts.graph;
+
+  it('opens with the header and imports types from the runtime contract and the ids from ids.js', () => {
+    const [header, blank, ...rest] = text.split('\n');
+    expect(header).toBe(HEADER);
+    expect(blank).toBe('');
+    expect(rest.slice(0, 3)).toEqual([
+      "import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode } from '../../runtime/compiled-sop.js';",
+      "import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';",
+      "import type { NodeId, Successors, ToolName } from './ids.js';",
+    ]);
+    expect(text.match(/^import /gm)).toHaveLength(3);
+    expect(text).not.toContain('xstate');
+  });
+
+  it('re-exports everything of ids.js, so graph.js keeps its whole API', () => {
+    const reExport = text.slice(text.indexOf('export {\n'), text.indexOf("\n} from './ids.js';\n"));
+    expect(reExport.split('\n').slice(1)).toEqual([
+      '  DECISION_NODE_IDS,',
+      '  type DecisionNodeId,',
+      '  NODE_IDS,',
+      '  type NodeId,',
+      '  type SuccessorOf,',
+      '  type Successors,',
+      '  TERMINAL_NODE_IDS,',
+      '  TOOL_NAMES,',
+      '  type TerminalNodeId,',
+      '  type ToolName,',
+    ]);
+  });
+
+  it('annotates tables and writes no `as const` (the id tuples are in ids.ts)', () => {
+    expect(text).not.toContain('as const');
+    expect(text).not.toMatch(/^export (?:type|interface) /m);
+    expect(text).toContain('export const NODES: { readonly [K in NodeId]: SopNode<K> } = {');
+    expect(text).toContain('export const EDGES: EdgeTable<NodeId, Successors> = {');
+    expect(text).toContain('export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {');
+    expect(text).toContain('export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {');
+    expect(text).toContain('export const SOP: CompiledSop<NodeId, ToolName> = {');
+  });
+
+  it('puts a JSDoc comment on every export', () => {
     const lines = text.split('\n');
     lines.forEach((line, i) => {
       if (line.startsWith('export ')) expect(lines[i - 1], line).toMatch(/\*\/$/);
@@ -65,7 +139,7 @@ describe('graph module of the retail fixture', () => {
 
   it('holds the model data', async () => {
     const { model, facts } = input;
-    const m = await evaluateModule(text);
+    const m = await evaluateGraph(texts);
     expect(m['NODE_IDS']).toEqual(model.nodes.map((n) => n.id));
     expect(m['DECISION_NODE_IDS']).toEqual(facts.decisionNodes);
     expect(m['TERMINAL_NODE_IDS']).toEqual(['DENY_CANCEL', 'DONE']);
@@ -108,8 +182,10 @@ describe('graph module of the retail fixture', () => {
   });
 
   it('assembles SOP from the tables, by reference', async () => {
-    const m = await evaluateModule(text);
+    const m = await evaluateGraph(texts);
     const sop = m['SOP'] as Record<string, unknown>;
+    expect(sop['nodeIds']).toBe(m['NODE_IDS']);
+    expect(sop['tools']).toBe(m['TOOL_NAMES']);
     expect(sop['nodes']).toBe(m['NODES']);
     expect(sop['edges']).toBe(m['EDGES']);
     expect(sop['prompts']).toBe(m['PROMPTS']);
@@ -126,8 +202,8 @@ describe('graph module of the retail fixture', () => {
 
 describe('graph module edge cases', () => {
   it('adds tools that only a node names to TOOL_NAMES, after the frontmatter ones, once', async () => {
-    const m = await evaluateModule(
-      graphText(
+    const m = await evaluateGraph(
+      agentTexts(
         buildModel({
           agent: 'tools',
           tools: ['b', 'a'],
@@ -141,12 +217,12 @@ describe('graph module edge cases', () => {
   });
 
   it('writes empty lists and a single node without decisions or edges', async () => {
-    const text = graphText(buildModel({ agent: 'lonely', nodes: [{ id: 'START' }], edges: [] }));
-    expect(text).toContain('export const DECISION_NODE_IDS = [] as const;');
-    expect(text).toContain('export const TOOL_NAMES = [] as const;');
-    expect(text).toContain('  readonly START: never;');
-    expect(text).toContain('export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {};');
-    const m = await evaluateModule(text);
+    const texts = agentTexts(buildModel({ agent: 'lonely', nodes: [{ id: 'START' }], edges: [] }));
+    expect(texts.ids).toContain('export const DECISION_NODE_IDS = [] as const;');
+    expect(texts.ids).toContain('export const TOOL_NAMES = [] as const;');
+    expect(texts.ids).toContain('  readonly START: never;');
+    expect(texts.graph).toContain('export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {};');
+    const m = await evaluateGraph(texts);
     expect(m['EDGES']).toEqual({ START: [] });
     expect(m['TERMINAL_NODE_IDS']).toEqual(['START']);
   });
