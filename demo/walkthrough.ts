@@ -4,8 +4,11 @@
  * serve`, through a real MCP SDK Client, and prints a readable transcript: every call and its answer.
  *
  * Where the seed elides steps ("Agent proceeds through COLLECT_MOD_ADDR → DO_MOD_ADDR"), the demo takes the
- * shortest route through the compiled flowchart, so every move is legal. Exit code 0 when every call
- * answered as the seed says, 1 otherwise (so the demo doubles as a smoke test), 2 when there is nothing to run.
+ * shortest route through the compiled flowchart, so every move is legal. The path in each answer is how the
+ * agent got there from START: going back to ROUTE for the next task rewinds it to [START, AUTH, ROUTE], so
+ * answers stay the same size however long the conversation runs; the demo checks the paths where each task
+ * ends (END_MOD's is the seed's). Exit code 0 when every call answered as the seed says, 1 otherwise (so the
+ * demo doubles as a smoke test), 2 when there is nothing to run.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -80,6 +83,13 @@ class Walkthrough {
     return answer;
   }
 
+  expectPath(answer: Answer, path: readonly string[]): void {
+    if (JSON.stringify(answer.path) !== JSON.stringify(path)) {
+      this.failures += 1;
+      process.stdout.write(`  ✗ expected the path [${path.join(', ')}]\n`);
+    }
+  }
+
   expectReminder(answer: Answer, node: string): void {
     if (answer.todo_reminder !== `Reached completion node ${node}. Update todos and proceed to next task.`) {
       this.failures += 1;
@@ -127,7 +137,9 @@ async function play(w: Walkthrough): Promise<void> {
   });
   await w.via('COLLECT_MOD_ADDR');
   await w.go('DO_MOD_ADDR');
-  w.expectReminder(await w.go('END_MOD'), 'END_MOD');
+  const endMod = await w.go('END_MOD');
+  w.expectReminder(endMod, 'END_MOD');
+  w.expectPath(endMod, ['START', 'AUTH', 'ROUTE', 'CHK_MOD', 'IS_PENDING_M', 'COLLECT_MOD_ADDR', 'DO_MOD_ADDR', 'END_MOD']);
   await w.call('todo', {
     todos: [
       { content: TASK_1, status: 'completed', completion_node: 'END_MOD' },
@@ -137,10 +149,13 @@ async function play(w: Walkthrough): Promise<void> {
   });
 
   w.phase('Phase 4: Task 2, update the default address');
-  await w.go('ROUTE');
+  w.expectPath(await w.go('ROUTE'), ['START', 'AUTH', 'ROUTE']);
+  w.say('(server)', 'ROUTE is already on the path, so the path rewinds to it instead of growing');
   await w.go('COLLECT_USER_ADDR');
   w.say('(agent)', 'reads the note on task 2: it already has the address, and does not ask again');
-  w.expectReminder(await w.via('END_UADDR'), 'END_UADDR');
+  const endUaddr = await w.via('END_UADDR');
+  w.expectReminder(endUaddr, 'END_UADDR');
+  w.expectPath(endUaddr, ['START', 'AUTH', 'ROUTE', 'COLLECT_USER_ADDR', 'DO_USER_ADDR', 'END_UADDR']);
   await w.call('todo', {
     todos: [
       { content: TASK_1, status: 'completed', completion_node: 'END_MOD' },
@@ -150,12 +165,14 @@ async function play(w: Walkthrough): Promise<void> {
   });
 
   w.phase('Phase 5: Task 3, exchange the tablet');
-  await w.go('ROUTE');
+  w.expectPath(await w.go('ROUTE'), ['START', 'AUTH', 'ROUTE']);
   await w.go('CHK_EXCH');
   w.say('(agent)', 'finds the tablet order and checks that it was delivered');
   await w.via('COLLECT_EXCH');
   w.say('(agent)', 'finds the cheapest tablet variant with get_product_details, prices it with calculate, confirms with the user');
-  w.expectReminder(await w.via('END_EXCH'), 'END_EXCH');
+  const endExch = await w.via('END_EXCH');
+  w.expectReminder(endExch, 'END_EXCH');
+  w.expectPath(endExch, ['START', 'AUTH', 'ROUTE', 'CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH', 'DO_EXCH', 'END_EXCH']);
   await w.call('todo', {
     todos: [
       { content: TASK_1, status: 'completed', completion_node: 'END_MOD' },

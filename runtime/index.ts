@@ -19,7 +19,7 @@ export type { SessionStore } from './session/session-store.js';
 export type { SopStdioServer, StdioServeOptions } from './stdio/serve-stdio.js';
 export { serveStdio } from './stdio/serve-stdio.js';
 export type { GotoNodeAnswer, MoveAnswer, RefusalAnswer } from './tools/goto-node.js';
-export { gotoNode, MAX_PATH, validNext } from './tools/goto-node.js';
+export { gotoNode, validNext } from './tools/goto-node.js';
 export type { LoadGraphAnswer } from './tools/load-graph.js';
 export { loadGraph } from './tools/load-graph.js';
 export type { TodoAnswer } from './tools/todo.js';

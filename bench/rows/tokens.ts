@@ -1,11 +1,16 @@
 /**
  * Row 7: what a `goto_node` answer costs in model tokens beyond the node's own content, with a real tokenizer
- * (gpt-tokenizer, o200k_base). The answer is the text content the server returns (what the model reads);
- * envelope = answer tokens − tokens of the node's prompt − tokens of its examples' user and agent lines.
- *   - every `goto_node` of the seed's walkthrough (Sophia Martin: change an order's address, update the
- *     default address, exchange a tablet; with its todo calls) on the project's retail SOP: max envelope ≤ 60;
+ * (gpt-tokenizer, o200k_base). The answer is the text content the server returns (what the model reads).
+ *   - envelope (the issue's definition) = answer tokens − tokens of the node's prompt − tokens of its
+ *     examples' user and agent lines; over every `goto_node` of the seed's walkthrough (Sophia Martin: change
+ *     an order's address, update the default address, exchange a tablet; with its todo calls) on the
+ *     project's retail SOP: max envelope ≤ 60;
+ *   - structural envelope = the envelope minus the rest of the authored text the answer carries (the node's
+ *     description and its edges' conditions): what the JSON structure itself costs (keys, brackets, ids,
+ *     types, tool names, the path, flags), same walkthrough, same goal;
  *   - a long conversation of 30 moves planned so that the 5th and the 30th enter the same node:
  *     envelope(30th) ÷ envelope(5th) ≤ 1.2 (the answer must not grow with the conversation).
+ * Authored texts are counted on their own, unescaped, as the issue counts the prompt.
  */
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -19,6 +24,7 @@ import { assertMoved } from '../walk.js';
 import { SEED_AGENT } from './agent-choice.js';
 
 const WALK = { name: 'goto_node envelope tokens, seed walkthrough (max)', goal: '<= 60', goalOn: 'value', unit: 'tokens' } as const;
+const STRUCTURE = { name: 'goto_node structural envelope, seed walkthrough (max)', goal: '<= 60', goalOn: 'value', unit: 'tokens' } as const;
 const GROWTH = { name: 'goto_node envelope, 30th ÷ 5th call', goal: '<= 1.2', unit: 'tokens' } as const;
 
 type Todo = { content: string; status: 'pending' | 'in_progress' | 'completed'; completion_node: string; note?: string };
@@ -46,13 +52,35 @@ const WALKTHROUGH: readonly (string | readonly Todo[])[] = [
   [task(ADDR, 'END_MOD', 'completed'), task(UADDR, 'END_UADDR', 'completed'), task(EXCH, 'END_EXCH', 'completed')],
 ];
 
-/** Answer tokens minus the node's own prompt and examples. */
+interface AnswerText {
+  readonly node?: { description?: string; prompt?: string; examples?: readonly { user: string; agent: string }[] };
+  readonly edges?: readonly { condition: string | null }[];
+}
+
+/** Tokens of the node's prompt and examples (what the issue subtracts). */
+function contentTokens(answer: ToolAnswer): number {
+  const { node = {} } = answer.data as AnswerText;
+  return (node.prompt ? countTokens(node.prompt) : 0) + (node.examples ?? []).reduce((sum, e) => sum + countTokens(e.user) + countTokens(e.agent), 0);
+}
+
+/** Tokens of the rest of the authored text: the node's description and its edges' conditions. */
+function labelTokens(answer: ToolAnswer): { description: number; conditions: number } {
+  const { node = {}, edges = [] } = answer.data as AnswerText;
+  return {
+    description: node.description ? countTokens(node.description) : 0,
+    conditions: edges.reduce((sum, e) => sum + (e.condition ? countTokens(e.condition) : 0), 0),
+  };
+}
+
+/** Answer tokens minus the node's own prompt and examples (the issue's definition). */
 export function envelope(answer: ToolAnswer): number {
-  const node = (answer.data.node ?? {}) as { prompt?: string; examples?: readonly { user: string; agent: string }[] };
-  const content =
-    (node.prompt ? countTokens(node.prompt) : 0) +
-    (node.examples ?? []).reduce((sum, e) => sum + countTokens(e.user) + countTokens(e.agent), 0);
-  return countTokens(answer.text) - content;
+  return countTokens(answer.text) - contentTokens(answer);
+}
+
+/** Answer tokens minus every authored text in it: prompt, examples, description, edge conditions. */
+export function structuralEnvelope(answer: ToolAnswer): number {
+  const { description, conditions } = labelTokens(answer);
+  return envelope(answer) - description - conditions;
 }
 
 /**
@@ -94,16 +122,17 @@ function bare(e: { tokens: number; answer: ToolAnswer }): number {
 
 /** Where a large envelope goes. */
 function breakdown(answer: ToolAnswer): string {
-  return `edges ${fieldTokens(answer, 'edges')}, path ${fieldTokens(answer, 'path')} tokens`;
+  const { description, conditions } = labelTokens(answer);
+  return `edges ${fieldTokens(answer, 'edges')} (conditions ${conditions}), description ${description}, path ${fieldTokens(answer, 'path')} tokens`;
 }
 
 async function run(ctx: BenchContext): Promise<Row[]> {
   const absent = missing('serveCommand');
-  if (absent) return [unmeasured(WALK, absent), unmeasured(GROWTH, absent)];
+  if (absent) return [unmeasured(WALK, absent), unmeasured(STRUCTURE, absent), unmeasured(GROWTH, absent)];
   const fixture = await ctx.fixture();
   if (!fixture.copied.includes(SEED_AGENT)) {
     const note = `sops/${SEED_AGENT}.md (the seed's example) is not in the project`;
-    return [unmeasured(WALK, note), unmeasured(GROWTH, note)];
+    return [unmeasured(WALK, note), unmeasured(STRUCTURE, note), unmeasured(GROWTH, note)];
   }
   const { AGENTS } = await importDist<{ AGENTS: readonly { agent: string; load(): Promise<CompiledSop> }[] }>(
     join(fixture.dir, 'dist', 'generated', 'registry.js'),
@@ -131,15 +160,16 @@ async function run(ctx: BenchContext): Promise<Row[]> {
 
     ctx.log('row 7: the seed walkthrough');
     await load();
-    const envelopes: { node: string; tokens: number; answer: ToolAnswer }[] = [];
+    const envelopes: { node: string; tokens: number; structure: number; answer: ToolAnswer }[] = [];
     for (const step of WALKTHROUGH) {
       if (typeof step !== 'string') await todo(step);
       else {
         const answer = await goto(step);
-        envelopes.push({ node: step, tokens: envelope(answer), answer });
+        envelopes.push({ node: step, tokens: envelope(answer), structure: structuralEnvelope(answer), answer });
       }
     }
     const worst = envelopes.reduce((a, b) => (b.tokens > a.tokens ? b : a));
+    const worstStructure = envelopes.reduce((a, b) => (b.structure > a.structure ? b : a));
 
     ctx.log('row 7: a 30-move conversation');
     await load();
@@ -162,6 +192,11 @@ async function run(ctx: BenchContext): Promise<Row[]> {
         value: worst.tokens,
         note: `o200k_base; ${envelopes.length} answers, median ${median(envelopes.map((e) => e.tokens))}, max at ${worst.node} (${breakdown(worst.answer)}); max without edges and path: ${Math.max(...envelopes.map(bare))}; answer = its text content`,
       }),
+      row({
+        ...STRUCTURE,
+        value: worstStructure.structure,
+        note: `envelope minus description and edge conditions; median ${median(envelopes.map((e) => e.structure))}, max at ${worstStructure.node} (${breakdown(worstStructure.answer)}); by call: ${envelopes.map((e) => `${e.node} ${e.structure}`).join(', ')}`,
+      }),
       row({ ...GROWTH, value: env30, floor: env5, note: `both enter ${fifth}; 30th answer: ${breakdown(last)}; envelopes by call: ${long.join(' ')}` }),
     ];
   } finally {
@@ -172,7 +207,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
 export const tokensRow: BenchRow = {
   id: 'tokens',
   title: 'tokens of goto_node answers',
-  specs: [WALK, GROWTH],
+  specs: [WALK, STRUCTURE, GROWTH],
   budgetMs: 60_000,
   run,
 };

@@ -17,9 +17,12 @@ export interface AgentCatalog {
   /** By project-relative source path with `/` separators, exactly as compiled (`sops/x.md`). */
   bySourceFile(sourceFile: string): AgentIndexEntry | undefined;
   load(entry: AgentIndexEntry): Promise<PreparedAgent>;
+  /** The agent if `load` already finished for it, without waiting: what every call after `load_graph` needs. */
+  loaded(entry: AgentIndexEntry): PreparedAgent | undefined;
 }
 
 const prepared = new WeakMap<AgentIndexEntry, Promise<PreparedAgent>>();
+const ready = new WeakMap<AgentIndexEntry, PreparedAgent>();
 const catalogs = new WeakMap<readonly AgentIndexEntry[], AgentCatalog>();
 
 /** The catalog of a registry; built once per registry array. Throws on duplicate agent names or sources. */
@@ -46,6 +49,7 @@ function buildCatalog(agents: readonly AgentIndexEntry[]): AgentCatalog {
     byName: (agent) => byName.get(agent),
     bySourceFile: (sourceFile) => bySource.get(sourceFile),
     load: loadPrepared,
+    loaded: (entry) => ready.get(entry),
   };
 }
 
@@ -56,7 +60,9 @@ function loadPrepared(entry: AgentIndexEntry): Promise<PreparedAgent> {
       if (sop.meta.agent !== entry.agent) {
         throw new Error(`The module registered as ${entry.agent} holds agent ${sop.meta.agent}. Run \`npm run build:sops\`.`);
       }
-      return prepareAgent(sop);
+      const agent = prepareAgent(sop);
+      ready.set(entry, agent);
+      return agent;
     });
     prepared.set(entry, pending);
     pending.catch(() => {

@@ -1,8 +1,9 @@
 /**
  * Turns a `CompiledSop` into the lookup tables `goto_node` answers from, once per agent per process (the
  * catalog caches the result). Every node's answer (`node` and `edges` in the seed's shape) is assembled and
- * frozen here, so a move costs a Map lookup, a path append and `JSON.stringify`: no XState, no per-call
- * assembly. Maps, not plain objects, so ids such as `constructor` or `__proto__` are simply unknown nodes.
+ * frozen here, together with its compact JSON text, so a move costs a Map lookup, a path update and splicing
+ * the path's JSON between prepared strings: no XState, no per-call assembly or serialisation of the node.
+ * Maps, not plain objects, so ids such as `constructor` or `__proto__` are simply unknown nodes.
  *
  * The compiler already validated the SOP; the few checks here only catch a hand-edited or mismatched
  * generated module, and turn it into a clear error instead of a wrong answer later.
@@ -29,6 +30,10 @@ export interface PreparedNode {
   readonly node: NodeAnswer;
   /** Outgoing edges in source order. */
   readonly edges: readonly EdgeAnswer[];
+  /** `JSON.stringify(node)`, computed once. */
+  readonly nodeJson: string;
+  /** `JSON.stringify(edges)`, computed once. */
+  readonly edgesJson: string;
   /** Distinct successor ids in edge order. */
   readonly successors: readonly string[];
   readonly terminal: boolean;
@@ -67,11 +72,14 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
       if (!known.has(edge.to)) fail(`edge ${id} --> ${edge.to} leads to an unknown node`);
       return Object.freeze({ to: edge.to, condition: edge.condition });
     });
+    const node = nodeAnswer(sop, id, source.type, source.description);
     nodes.set(
       id,
       Object.freeze({
-        node: nodeAnswer(sop, id, source.type, source.description),
+        node,
         edges: Object.freeze(edges),
+        nodeJson: JSON.stringify(node),
+        edgesJson: JSON.stringify(edges),
         successors: Object.freeze([...new Set(edges.map((edge) => edge.to))]),
         terminal: terminals.has(id),
         hub: hubs.has(id),

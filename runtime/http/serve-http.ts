@@ -80,7 +80,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       return sendJsonRpcError(res, 400, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request');
     }
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
+      sessionIdGenerator: randomUUID,
       onsessioninitialized: (newId) => {
         sessions.set(newId, { transport, server });
       },

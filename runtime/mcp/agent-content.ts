@@ -3,6 +3,8 @@
  * MCP prompt (named after the agent) and its Mermaid flowchart, as written, as a resource
  * `sop://<agent>/flowchart` (`text/vnd.mermaid`). Listing needs only the registry; reading loads the agent.
  * Unknown names are JSON-RPC errors: -32602 for a prompt, -32002 ("resource not found") for a resource.
+ * The handlers depend on the catalog only, so they are made once per catalog and shared by every server
+ * (one per HTTP session) instead of being five new closures per session.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -13,6 +15,8 @@ import {
   ListResourceTemplatesRequestSchema,
   McpError,
   ReadResourceRequestSchema,
+  type GetPromptRequest,
+  type ReadResourceRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 
@@ -24,18 +28,30 @@ export function flowchartUri(agent: string): string {
   return `sop://${agent}/flowchart`;
 }
 
+const handlersByCatalog = new WeakMap<AgentCatalog, (server: Server) => void>();
+
 export function registerAgentContent(server: Server, catalog: AgentCatalog): void {
+  let register = handlersByCatalog.get(catalog);
+  if (register === undefined) {
+    register = contentHandlers(catalog);
+    handlersByCatalog.set(catalog, register);
+  }
+  register(server);
+}
+
+/** The five handlers of one catalog, and how to install them on a server. */
+function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
   const promptDescription = (agent: string, sourceFile: string) => `System prompt of the SOP agent ${agent} (compiled from ${sourceFile}).`;
 
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({
+  const listPrompts = () => ({
     prompts: catalog.entries.map((entry) => ({
       name: entry.agent,
       title: `${entry.agent} system prompt`,
       description: promptDescription(entry.agent, entry.sourceFile),
     })),
-  }));
+  });
 
-  server.setRequestHandler(GetPromptRequestSchema, async (request) => {
+  const getPrompt = async (request: GetPromptRequest) => {
     const entry = catalog.byName(request.params.name);
     if (entry === undefined) {
       const names = catalog.entries.map((known) => known.agent).join(', ');
@@ -46,9 +62,9 @@ export function registerAgentContent(server: Server, catalog: AgentCatalog): voi
       description: promptDescription(entry.agent, entry.sourceFile),
       messages: [{ role: 'user' as const, content: { type: 'text' as const, text: agent.sop.systemPrompt } }],
     };
-  });
+  };
 
-  server.setRequestHandler(ListResourcesRequestSchema, () => ({
+  const listResources = () => ({
     resources: catalog.entries.map((entry) => ({
       uri: flowchartUri(entry.agent),
       name: `${entry.agent}-flowchart`,
@@ -56,9 +72,9 @@ export function registerAgentContent(server: Server, catalog: AgentCatalog): voi
       description: `Mermaid flowchart of the SOP agent ${entry.agent}, as written in ${entry.sourceFile}.`,
       mimeType: FLOWCHART_MIME_TYPE,
     })),
-  }));
+  });
 
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
+  const listResourceTemplates = () => ({
     resourceTemplates: [
       {
         uriTemplate: 'sop://{agent}/flowchart',
@@ -67,9 +83,9 @@ export function registerAgentContent(server: Server, catalog: AgentCatalog): voi
         mimeType: FLOWCHART_MIME_TYPE,
       },
     ],
-  }));
+  });
 
-  server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
+  const readResource = async (request: ReadResourceRequest) => {
     const uri = request.params.uri;
     const name = FLOWCHART_URI.exec(uri)?.[1];
     const entry = name === undefined ? undefined : catalog.byName(name);
@@ -78,5 +94,13 @@ export function registerAgentContent(server: Server, catalog: AgentCatalog): voi
     }
     const agent = await catalog.load(entry);
     return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: agent.sop.flowchart }] };
-  });
+  };
+
+  return (server) => {
+    server.setRequestHandler(ListPromptsRequestSchema, listPrompts);
+    server.setRequestHandler(GetPromptRequestSchema, getPrompt);
+    server.setRequestHandler(ListResourcesRequestSchema, listResources);
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, listResourceTemplates);
+    server.setRequestHandler(ReadResourceRequestSchema, readResource);
+  };
 }

@@ -11,6 +11,12 @@
  *
  * Conversation key: the transport's session id (`Mcp-Session-Id` on HTTP); without one (stdio, in-memory),
  * an id of this server instance, forgotten when the server closes.
+ *
+ * Over HTTP there is one server per session, so what a server holds is paid per idle session. Everything that
+ * does not depend on the server is made once and shared: the tool list, the prompt and resource handlers and
+ * the instructions (per catalog), the call queue (per store), and the JSON Schema validator the SDK would
+ * otherwise create per server (an Ajv instance, about 19 KiB, used only to check elicitation answers, which
+ * these tools never request).
  */
 import { randomUUID } from 'node:crypto';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
@@ -22,17 +28,19 @@ import {
   type CallToolResult,
   type Tool,
 } from '@modelcontextprotocol/sdk/types.js';
-import { catalogFor } from '../agents/agent-catalog.js';
+import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
+import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { catalogFor, type AgentCatalog } from '../agents/agent-catalog.js';
 import type { AgentIndexEntry } from '../compiled-sop.js';
 import { logError } from '../log.js';
-import { createKeyedQueue } from '../session/keyed-queue.js';
+import { createKeyedQueue, type KeyedQueue } from '../session/keyed-queue.js';
 import { createMemorySessionStore } from '../session/memory-session-store.js';
 import { EMPTY_SESSION } from '../session/session-state.js';
 import type { SessionStore } from '../session/session-store.js';
 import type { ToolOutcome } from '../tools/tool-outcome.js';
 import { registerAgentContent } from './agent-content.js';
 import { toolJsonSchema } from './json-schema.js';
-import { SOP_TOOLS } from './sop-tools.js';
+import { SOP_TOOLS, type SopTool } from './sop-tools.js';
 
 export interface SopServerOptions {
   /** The compiled agents to serve (`AGENTS` of `generated/registry.ts`, or test fixtures). */
@@ -59,22 +67,73 @@ function listTools(): Tool[] {
   return toolList;
 }
 
+const listToolsHandler = () => ({ tools: listTools() });
+
+const CAPABILITIES = Object.freeze({ tools: Object.freeze({}), prompts: Object.freeze({}), resources: Object.freeze({}) });
+
+let ajv: AjvJsonSchemaValidator | undefined;
+/** The process's one validator, made on first use; the SDK only calls it to check an elicitation answer. */
+const sharedValidator: jsonSchemaValidator = {
+  getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
+    ajv ??= new AjvJsonSchemaValidator();
+    return ajv.getValidator<T>(schema);
+  },
+};
+
+const instructionsByCatalog = new WeakMap<AgentCatalog, string>();
+function instructionsFor(catalog: AgentCatalog): string {
+  let instructions = instructionsByCatalog.get(catalog);
+  if (instructions === undefined) {
+    const agentNames = catalog.entries.map((entry) => entry.agent).join(', ') || 'none: run `npm run build:sops`';
+    instructions =
+      `Serves compiled SOP agents (${agentNames}). Call load_graph once with the agent, write the plan with todo, ` +
+      'then move through the flowchart with goto_node, starting at the entry node and following the returned edges.';
+    instructionsByCatalog.set(catalog, instructions);
+  }
+  return instructions;
+}
+
+/** One queue per store: conversation keys are unique across the servers sharing a store. */
+const queues = new WeakMap<SessionStore, KeyedQueue>();
+function queueFor(store: SessionStore): KeyedQueue {
+  let queue = queues.get(store);
+  if (queue === undefined) {
+    queue = createKeyedQueue();
+    queues.set(store, queue);
+  }
+  return queue;
+}
+
 export function createSopServer(options: SopServerOptions): Server {
   const catalog = catalogFor(options.agents);
   const context = { catalog, projectRoot: options.projectRoot };
   const store = options.store ?? createMemorySessionStore();
-  const queue = createKeyedQueue();
-  const ownKey = `server-${randomUUID()}`;
-  const agentNames = catalog.entries.map((entry) => entry.agent).join(', ') || 'none: run `npm run build:sops`';
+  const queue = queueFor(store);
+  let ownKey: string | undefined;
 
   const server = new Server(options.serverInfo ?? { name: 'sop-toolkit', version: '0.1.0' }, {
-    capabilities: { tools: {}, prompts: {}, resources: {} },
-    instructions:
-      `Serves compiled SOP agents (${agentNames}). Call load_graph once with the agent, write the plan with todo, ` +
-      'then move through the flowchart with goto_node, starting at the entry node and following the returned edges.',
+    capabilities: CAPABILITIES,
+    instructions: instructionsFor(catalog),
+    jsonSchemaValidator: sharedValidator,
   });
 
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listTools() }));
+  server.setRequestHandler(ListToolsRequestSchema, listToolsHandler);
+
+  /** One call, in its conversation's turn: read the state, run the tool, store the state if it changed. */
+  const callTool = async (tool: SopTool, args: unknown, key: string): Promise<CallToolResult> => {
+    const session = (await store.get(key)) ?? EMPTY_SESSION;
+    let outcome: ToolOutcome<object>;
+    try {
+      const called = tool.call(context, session, args);
+      outcome = called instanceof Promise ? await called : called;
+    } catch (error) {
+      logError(`internal error in ${tool.name}`, error);
+      const reason = error instanceof Error ? error.message : String(error);
+      return render({ answer: { error: `Internal error in ${tool.name}: ${reason}. The session is unchanged.` }, session, isError: true });
+    }
+    if (outcome.session !== session) await store.set(key, outcome.session);
+    return render(outcome);
+  };
 
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const { name, arguments: args } = request.params;
@@ -82,33 +141,22 @@ export function createSopServer(options: SopServerOptions): Server {
     if (tool === undefined) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${SOP_TOOLS.map((known) => known.name).join(', ')}`);
     }
-    const key = extra.sessionId ?? ownKey;
-    return queue.run(key, async (): Promise<CallToolResult> => {
-      const session = (await store.get(key)) ?? EMPTY_SESSION;
-      let outcome: ToolOutcome<object>;
-      try {
-        outcome = await tool.call(context, session, args);
-      } catch (error) {
-        logError(`internal error in ${name}`, error);
-        const reason = error instanceof Error ? error.message : String(error);
-        return render({ answer: { error: `Internal error in ${name}: ${reason}. The session is unchanged.` }, session, isError: true });
-      }
-      if (outcome.session !== session) await store.set(key, outcome.session);
-      return render(outcome);
-    });
+    const key = extra.sessionId ?? (ownKey ??= `server-${randomUUID()}`);
+    return queue.run(key, () => callTool(tool, args, key));
   });
 
   registerAgentContent(server, catalog);
 
   server.onclose = () => {
-    void store.delete(ownKey);
+    if (ownKey !== undefined) void store.delete(ownKey);
   };
   return server;
 }
 
 function render(outcome: ToolOutcome<object>): CallToolResult {
   const structuredContent = outcome.answer as Record<string, unknown>;
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent };
+  const text = outcome.text ?? JSON.stringify(structuredContent);
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent };
   if (outcome.isError) result.isError = true;
   return result;
 }

@@ -3,6 +3,9 @@
  * its arguments with zod, finds the session's agent, calls the pure tool function and returns its outcome;
  * storing and rendering are the server's job (`create-sop-server.ts`). Invalid arguments are an `isError`
  * answer naming each offending field, and leave the session unchanged.
+ *
+ * `goto_node` and `todo` run on every turn of a conversation, so their handlers stay synchronous once the
+ * session's agent is loaded (it is, after `load_graph`): no promise per call, only I/O is awaited.
  */
 import type { z } from 'zod';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
@@ -26,7 +29,8 @@ export interface SopTool {
   readonly description: string;
   readonly inputSchema: z.ZodType;
   readonly outputSchema: z.ZodType;
-  call(context: ToolContext, session: SessionState, args: unknown): Promise<ToolOutcome<object>>;
+  /** A promise only when the call has I/O to wait for. */
+  call(context: ToolContext, session: SessionState, args: unknown): ToolOutcome<object> | Promise<ToolOutcome<object>>;
 }
 
 interface ToolDefinition<Input> extends Omit<SopTool, 'call'> {
@@ -38,7 +42,7 @@ function defineTool<Input>(definition: ToolDefinition<Input>): SopTool {
   const { run, ...meta } = definition;
   return {
     ...meta,
-    async call(context, session, args) {
+    call(context, session, args) {
       const parsed = definition.inputSchema.safeParse(args ?? {});
       if (!parsed.success) {
         return fail(session, { error: `Invalid arguments for ${definition.name}: ${describeIssues(parsed.error.issues)}` });
@@ -48,10 +52,16 @@ function defineTool<Input>(definition: ToolDefinition<Input>): SopTool {
   };
 }
 
-/** The agent a session loaded, from the process-wide cache (loaded again only after a restart). */
-async function sessionAgent(context: ToolContext, session: SessionState): Promise<PreparedAgent | undefined> {
+/**
+ * Runs `use` with the agent the session loaded, from the process-wide cache: synchronously when it is
+ * loaded, which is always the case after `load_graph` in this process (a store that outlives the process
+ * may hand over a session whose agent this process has not loaded yet: then it is loaded first).
+ */
+function withSessionAgent<T>(context: ToolContext, session: SessionState, use: (agent: PreparedAgent | undefined) => T): T | Promise<T> {
   const entry = session.agent === null ? undefined : context.catalog.byName(session.agent);
-  return entry === undefined ? undefined : context.catalog.load(entry);
+  if (entry === undefined) return use(undefined);
+  const agent = context.catalog.loaded(entry);
+  return agent === undefined ? context.catalog.load(entry).then(use) : use(agent);
 }
 
 export const SOP_TOOLS: readonly SopTool[] = [
@@ -72,8 +82,8 @@ export const SOP_TOOLS: readonly SopTool[] = [
     description: gotoNodeDescription,
     inputSchema: gotoNodeInput,
     outputSchema: gotoNodeOutput,
-    async run(context, session, input) {
-      return gotoNode(await sessionAgent(context, session), session, input);
+    run(context, session, input) {
+      return withSessionAgent(context, session, (agent) => gotoNode(agent, session, input));
     },
   }),
   defineTool({
@@ -82,8 +92,8 @@ export const SOP_TOOLS: readonly SopTool[] = [
     description: todoDescription,
     inputSchema: todoInput,
     outputSchema: todoOutput,
-    async run(context, session, input) {
-      return writeTodos(await sessionAgent(context, session), session, input);
+    run(context, session, input) {
+      return withSessionAgent(context, session, (agent) => writeTodos(agent, session, input));
     },
   }),
 ];

@@ -1,11 +1,12 @@
 /**
  * What one conversation remembers between tool calls: the agent it loaded, where it is in that agent's
- * flowchart, which hubs it has opened, and its todo list. Plain, JSON-serialisable, readonly data, so a
- * `SessionStore` can keep it in memory today and in a database or Redis later without a mapping layer.
+ * flowchart, and its todo list. Plain, JSON-serialisable, readonly data, so a `SessionStore` can keep it in
+ * memory today and in a database or Redis later without a mapping layer.
  *
  * Invariants (kept by the tool functions, never by callers): `path` is empty until the entry node is
- * visited; `reachedHubs` only holds hubs reached through the flowchart since the last visit of the entry
- * node; `agent` is null until `load_graph` succeeds, and loading resets everything else.
+ * visited, and then a simple path of the flowchart from the entry node (each node a successor of the one
+ * before, no node twice), so it never holds more nodes than the agent has; the hubs on it are the hubs the
+ * agent may jump back to; `agent` is null until `load_graph` succeeds, and loading resets everything else.
  */
 
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
@@ -22,10 +23,8 @@ export interface TodoItem {
 export interface SessionState {
   /** Name of the agent selected by `load_graph`, or null before it. */
   readonly agent: string | null;
-  /** Nodes visited since the last visit of the entry node, entry first; the current node is the last. */
+  /** How the agent got here from the entry node: entry first, the current node last, no node twice. */
   readonly path: readonly string[];
-  /** Hubs reached legitimately since the last reset: the only hubs `goto_node` may jump to. */
-  readonly reachedHubs: readonly string[];
   readonly todos: readonly TodoItem[];
 }
 
@@ -33,6 +32,5 @@ export interface SessionState {
 export const EMPTY_SESSION: SessionState = Object.freeze({
   agent: null,
   path: Object.freeze([]),
-  reachedHubs: Object.freeze([]),
   todos: Object.freeze([]),
 });

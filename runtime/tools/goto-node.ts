@@ -3,20 +3,29 @@
  *
  * Transition rule (spec "Transitions"): from the current node the agent may go to
  *   - a direct successor;
- *   - the entry node, always: the path restarts as [entry] and every hub closes again;
- *   - a hub, only once that hub was reached through the flowchart since the last reset. So `ROUTE` can be
+ *   - the entry node, always: the path restarts as [entry];
+ *   - a hub on the path, i.e. one reached through the flowchart since the last restart. So `ROUTE` can be
  *     re-entered for the next intent, but can never be used to skip `AUTH`.
- * Before the first move only the entry node is valid. Jumping to a hub appends it to the path. A terminal
- * node completes the path: nothing follows it but the entry node or an opened hub.
+ * Before the first move only the entry node is valid. A terminal node completes the path: nothing follows it
+ * but the entry node or a hub on the path.
+ *
+ * The path is how the agent got here from the entry node, a simple path. Moving to a node already on it (a
+ * hub re-entered for the next intent, a dotted fallback back to `ROUTE`, any loop) rewinds it to that node's
+ * earlier position; any other legal move appends. Appending needs a successor of the current node and
+ * rewinding keeps a prefix, so by induction every path is a walk along the flowchart's edges from the entry
+ * node with no node twice. Hence: whatever every route to the current node passes through (`AUTH`) is on the
+ * path, i.e. was visited since the last restart; the path never holds more nodes than the agent has (answers
+ * do not grow with the conversation); and a hub counts as reached exactly while it is on the path, so no
+ * separate bookkeeping is needed (a rewind to before a hub closes it again).
  *
  * Answers, decided per case:
  *   - a legal move: the seed's answer (`node`, `edges`, `path`, `valid: true`, and `todo_reminder` when the
- *     node is terminal and a todo names it as its `completion_node`);
+ *     node is terminal and a todo names it as its `completion_node`). Its text is spliced from the node's
+ *     prepared JSON and the path's, byte-identical to `JSON.stringify` of the answer;
  *   - an illegal move: a normal result (not `isError`), `valid: false` with `valid_next`, as in the seed: it
  *     is navigation feedback the agent acts on, not a failure of the call;
  *   - an unknown node id, or no agent loaded: `isError: true`.
- * Refused moves leave the session untouched. The path keeps its last `MAX_PATH` nodes (only the current node
- * and the opened hubs matter for validation), so a looping agent cannot grow a session without bound.
+ * Refused moves leave the session untouched.
  */
 import { z } from 'zod';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
@@ -24,13 +33,13 @@ import type { SessionState } from '../session/session-state.js';
 import { errorAnswerSchema, fail, noAgentLoaded, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
 
 export const GOTO_NODE = 'goto_node';
-export const MAX_PATH = 100;
 
 export const gotoNodeDescription =
   'Move to a node in the SOP graph. Returns the node description, prompt, tools, examples, and valid next edges. ' +
   'Validates that the transition is legal from the current position: a direct successor, the entry node ' +
-  '(always; restarts the path), or a hub already reached since the last restart. An illegal move answers ' +
-  '`valid: false` with `valid_next` and changes nothing. Requires load_graph first; start at the entry node.';
+  '(always; restarts the path), or a hub already on the path. `path` is how you got here from the entry node; ' +
+  'going back to a node on it shortens it to that node. An illegal move answers `valid: false` with ' +
+  '`valid_next` and changes nothing. Requires load_graph first; start at the entry node.';
 
 export const gotoNodeInput = z.strictObject({
   node_id: z.string().min(1).max(200).describe('Target node ID to move to'),
@@ -80,36 +89,51 @@ export function gotoNode(agent: PreparedAgent | undefined, session: SessionState
   const targetId = input.node_id;
   const target = agent.nodes.get(targetId);
   if (target === undefined) return unknownNode(agent, session, targetId);
+  const path = movedPath(agent, session.path, targetId, target.hub);
+  if (path === undefined) return succeed(refusal(agent, session, targetId), session);
 
-  const current = session.path.at(-1);
-  let path: readonly string[];
-  let reachedHubs = session.reachedHubs;
-  if (targetId === agent.entryNode) {
-    path = [targetId];
-    reachedHubs = target.hub ? [targetId] : [];
-  } else if (current !== undefined && agent.nodes.get(current)?.successors.includes(targetId)) {
-    path = appendBounded(session.path, targetId);
-    if (target.hub && !reachedHubs.includes(targetId)) reachedHubs = [...reachedHubs, targetId];
-  } else if (current !== undefined && target.hub && reachedHubs.includes(targetId)) {
-    path = appendBounded(session.path, targetId);
-  } else {
-    return succeed(refusal(agent, session, targetId), session);
+  const pathJson = JSON.stringify(path);
+  const next = path === session.path ? session : { ...session, path };
+  if (target.terminal && session.todos.some((todo) => todo.completion_node === targetId)) {
+    const reminder = todoReminder(targetId);
+    return {
+      answer: { node: target.node, edges: target.edges, path, valid: true, todo_reminder: reminder },
+      session: next,
+      isError: false,
+      text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true,"todo_reminder":${JSON.stringify(reminder)}}`,
+    };
   }
-
-  const remind = target.terminal && session.todos.some((todo) => todo.completion_node === targetId);
-  const answer: MoveAnswer = remind
-    ? { node: target.node, edges: target.edges, path, valid: true, todo_reminder: todoReminder(targetId) }
-    : { node: target.node, edges: target.edges, path, valid: true };
-  return succeed(answer, { ...session, path, reachedHubs });
+  return {
+    answer: { node: target.node, edges: target.edges, path, valid: true },
+    session: next,
+    isError: false,
+    text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true}`,
+  };
 }
 
-/** Where the agent may go from here: successors in edge order, then the entry node and the opened hubs. */
+/**
+ * The path after a move to `targetId`, or undefined when the move is illegal: [entry] for the entry node;
+ * for a successor of the current node or a hub on the path, the path rewound to the target if it is on it
+ * (the same array when the target is the current node), else the path plus the target.
+ */
+function movedPath(agent: PreparedAgent, path: readonly string[], targetId: string, hub: boolean): readonly string[] | undefined {
+  if (targetId === agent.entryNode) return [targetId];
+  const current = path.at(-1);
+  if (current === undefined) return undefined;
+  const index = path.indexOf(targetId);
+  const legal = (hub && index >= 0) || agent.nodes.get(current)?.successors.includes(targetId) === true;
+  if (!legal) return undefined;
+  if (index < 0) return [...path, targetId];
+  return index === path.length - 1 ? path : path.slice(0, index + 1);
+}
+
+/** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
 export function validNext(agent: PreparedAgent, session: SessionState): string[] {
   const current = session.path.at(-1);
   if (current === undefined) return [agent.entryNode];
   const next = new Set(agent.nodes.get(current)?.successors);
   next.add(agent.entryNode);
-  for (const hub of agent.hubs) if (session.reachedHubs.includes(hub)) next.add(hub);
+  for (const hub of agent.hubs) if (session.path.includes(hub)) next.add(hub);
   return [...next];
 }
 
@@ -135,9 +159,4 @@ function unknownNode(agent: PreparedAgent, session: SessionState, targetId: stri
     error: `Node not found: ${targetId}.${hint} Valid nodes: [${agent.nodeIds.join(', ')}]`,
     valid_nodes: [...agent.nodeIds],
   });
-}
-
-function appendBounded(path: readonly string[], id: string): readonly string[] {
-  const next = [...path, id];
-  return next.length > MAX_PATH ? next.slice(next.length - MAX_PATH) : next;
 }

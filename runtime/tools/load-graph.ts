@@ -5,11 +5,15 @@
  *
  * The agent is chosen by `agent` name or by `sop_file` (the SOP's project path, as in the seed); finding and
  * checking it is I/O and lives in `agents/select-agent.ts`. This module is the pure part.
+ *
+ * The answer depends on the agent alone, and so does the fresh session it starts: both, and the answer's
+ * JSON text, are made once per agent and shared (frozen) by every conversation that loads it. Every HTTP
+ * session starts with this call, so it costs no allocation beyond the SDK's own.
  */
 import { z } from 'zod';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { EMPTY_SESSION, type SessionState } from '../session/session-state.js';
-import { errorAnswerSchema, succeed, type ToolOutcome } from './tool-outcome.js';
+import { errorAnswerSchema, type ToolOutcome } from './tool-outcome.js';
 
 export const LOAD_GRAPH = 'load_graph';
 
@@ -53,14 +57,34 @@ export type LoadGraphAnswer = z.output<typeof loadGraphAnswerSchema>;
 
 export const loadGraphOutput = z.union([loadGraphAnswerSchema, errorAnswerSchema]);
 
+interface LoadedAgent {
+  readonly answer: LoadGraphAnswer;
+  readonly text: string;
+  readonly session: SessionState;
+}
+
+const loadedAgents = new WeakMap<PreparedAgent, LoadedAgent>();
+
 export function loadGraph(agent: PreparedAgent, _session: SessionState, _input: LoadGraphInput): ToolOutcome<LoadGraphAnswer> {
+  let loaded = loadedAgents.get(agent);
+  if (loaded === undefined) {
+    // Parsed back from its text: a copy the answer owns entirely (nothing shared with the compiled module).
+    const text = JSON.stringify(answerOf(agent));
+    const answer = deepFreeze(JSON.parse(text) as LoadGraphAnswer);
+    loaded = Object.freeze({ answer, text, session: Object.freeze({ ...EMPTY_SESSION, agent: agent.name }) });
+    loadedAgents.set(agent, loaded);
+  }
+  return { answer: loaded.answer, session: loaded.session, isError: false, text: loaded.text };
+}
+
+function answerOf(agent: PreparedAgent): LoadGraphAnswer {
   const { sop } = agent;
-  const answer: LoadGraphAnswer = {
+  return {
     agent: sop.meta.agent,
     version: sop.meta.version,
     entry_node: sop.entryNode,
-    model: sop.meta.model === null ? null : { ...sop.meta.model },
-    mcp_servers: sop.meta.mcpServers.map((server) => ({ ...server })),
+    model: sop.meta.model,
+    mcp_servers: [...sop.meta.mcpServers],
     graph: {
       node_count: sop.nodeIds.length,
       decision_nodes: [...sop.decisionNodes],
@@ -70,5 +94,13 @@ export function loadGraph(agent: PreparedAgent, _session: SessionState, _input: 
     system_prompt_sections: [...sop.systemPromptSections],
     system_prompt: sop.systemPrompt,
   };
-  return succeed(answer, { ...EMPTY_SESSION, agent: agent.name });
+}
+
+/** Freezes `value` and every object and array in it. */
+function deepFreeze<T>(value: T): T {
+  if (typeof value === 'object' && value !== null) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
 }

@@ -1,7 +1,9 @@
 /**
  * What every tool function returns: the answer (sent as `structuredContent` and as compact JSON text), the
  * session state after the call, and whether the answer is an error. Tool functions are pure: on any error
- * they hand back the session they were given, so a rejected call changes nothing.
+ * they hand back the session they were given, so a rejected call changes nothing. A tool that can build the
+ * text more cheaply than `JSON.stringify(answer)` (goto_node splices prepared JSON) hands it over as `text`;
+ * it must be byte-identical to `JSON.stringify(answer)`.
  */
 import { z } from 'zod';
 import type { SessionState } from '../session/session-state.js';
@@ -10,6 +12,8 @@ export interface ToolOutcome<Answer extends object> {
   readonly answer: Answer;
   readonly session: SessionState;
   readonly isError: boolean;
+  /** `JSON.stringify(answer)`, when the tool already has it; the server stringifies otherwise. */
+  readonly text?: string;
 }
 
 /** The shape of every error answer: a message that says what to do, plus tool-specific details. */

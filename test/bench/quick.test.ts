@@ -42,7 +42,7 @@ describe('npm run bench -- --quick', () => {
     const rows = JSON.parse(readFileSync(out, 'utf8')) as ResultRow[];
     expect(Array.isArray(rows)).toBe(true);
     // Rows 1–7 of the issue: goto_node p50/p99, load_graph, cold start, build (3), tsc (2), HTTP (3), tokens (2).
-    expect(rows).toHaveLength(14);
+    expect(rows).toHaveLength(15);
     const names = rows.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
     for (const r of rows) {

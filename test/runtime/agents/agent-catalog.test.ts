@@ -29,6 +29,16 @@ describe('agent catalog', () => {
     await second.close();
   });
 
+  it('hands out a loaded agent without waiting, and only once it is loaded', async () => {
+    const entry = indexEntry(SUPPORT_DESK);
+    const catalog = catalogFor([entry]);
+    expect(catalog.loaded(entry)).toBeUndefined();
+    const loading = catalog.load(entry);
+    expect(catalog.loaded(entry)).toBeUndefined();
+    const agent = await loading;
+    expect(catalog.loaded(entry)).toBe(agent);
+  });
+
   it('retries a load that failed', async () => {
     let attempts = 0;
     const flaky = { ...indexEntry(SUPPORT_DESK), load: async () => (++attempts === 1 ? Promise.reject(new Error('disk hiccup')) : SUPPORT_DESK) };

@@ -3,8 +3,9 @@
  * exchange a tablet), played over stdio against the real server (`node dist/cli/main.js serve`) and the real
  * retail agent, through an SDK Client. Every answer is checked against the seed's texts and shapes, and every
  * node answer against the compiled SOP. Where the seed elides steps ("Agent proceeds through …"), the
- * shortest route through the compiled flowchart fills them in, so every move is legal.
-
+ * shortest route through the compiled flowchart fills them in, so every move is legal. The path is tracked
+ * here from the moves made (a node already on it rewinds it there, any other node is appended) and also
+ * asserted literally where each task ends.
  */
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +28,7 @@ const reminder = (node: string) => `Reached completion node ${node}. Update todo
 describe('seed walkthrough over stdio (retail_customer_support)', () => {
   let client: Client;
   let sop: CompiledSop;
-  /** The path the server should report: tracked here from the moves made. */
+  /** The path the server should report: tracked here from the moves made (rewound on a node already on it). */
   let path: string[] = [];
 
   beforeAll(async () => {
@@ -46,7 +47,8 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     const { answer, isError } = await callTool(client, 'goto_node', { node_id: id });
     expect(isError, `goto_node(${id}): ${JSON.stringify(answer)}`).toBe(false);
     expect(answer.valid, `goto_node(${id}): ${JSON.stringify(answer)}`).toBe(true);
-    path = id === sop.entryNode ? [id] : [...path, id];
+    const earlier = path.indexOf(id);
+    path = earlier >= 0 ? path.slice(0, earlier + 1) : [...path, id];
     expect(answer.path).toEqual(path);
     const node = sop.nodes[id];
     expect(answer.node).toMatchObject({ id, type: node?.type, description: node?.description });
@@ -171,16 +173,15 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   });
 
   it('phase 4: updates the default address through the ROUTE hub and is reminded at END_UADDR', async () => {
-    const pathBefore = [...path];
-    await go('ROUTE');
-    expect(path).toEqual([...pathBefore, 'ROUTE']);
+    // Re-entering the hub rewinds the path to it: the answer stays as small as for the first task.
+    expect((await go('ROUTE')).path).toEqual(['START', 'AUTH', 'ROUTE']);
 
     const collect = await go('COLLECT_USER_ADDR');
     expect(collect.node).toMatchObject({ description: 'Collect: user_id, new address', prompt: 'Collect:\n1. **user_id**\n2. **new default address**' });
     expect(collect.edges).toEqual([{ to: 'DO_USER_ADDR', condition: null }]);
 
     const end = await via('END_UADDR');
-    expect(path.slice(-3)).toEqual(['COLLECT_USER_ADDR', 'DO_USER_ADDR', 'END_UADDR']);
+    expect(end.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_USER_ADDR', 'DO_USER_ADDR', 'END_UADDR']);
     expect(end.todo_reminder).toBe(reminder('END_UADDR'));
 
     await todo(
@@ -194,7 +195,7 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   });
 
   it('phase 5: exchanges the tablet, is reminded at END_EXCH, and closes every task', async () => {
-    await go('ROUTE');
+    expect((await go('ROUTE')).path).toEqual(['START', 'AUTH', 'ROUTE']);
     const check = await go('CHK_EXCH');
     expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_order_details'] });
     expect(check.edges).toEqual([{ to: 'IS_DELIVERED_E', condition: null }]);
@@ -209,7 +210,7 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect(collect.edges).toEqual([{ to: 'DO_EXCH', condition: null }]);
 
     const end = await via('END_EXCH');
-    expect(path.slice(-3)).toEqual(['COLLECT_EXCH', 'DO_EXCH', 'END_EXCH']);
+    expect(end.path).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH', 'DO_EXCH', 'END_EXCH']);
     expect(end.todo_reminder).toBe(reminder('END_EXCH'));
 
     await todo(

@@ -32,6 +32,17 @@ describe('keyed queue', () => {
     await expect(queue.run('c', () => Promise.reject(new Error('boom')))).rejects.toThrow('boom');
     await expect(queue.run('c', async () => 'after')).resolves.toBe('after');
   });
+
+  it('turns a task that throws synchronously into a rejection, and keeps the key usable', async () => {
+    const queue = createKeyedQueue();
+    const throwing = (): Promise<string> => {
+      throw new Error('sync boom');
+    };
+    await expect(queue.run('a', throwing)).rejects.toThrow('sync boom');
+    const queued = [queue.run('a', throwing), queue.run('a', async () => 'next')];
+    await expect(queued[0]).rejects.toThrow('sync boom');
+    await expect(queued[1]).resolves.toBe('next');
+  });
 });
 
 describe('memory session store', () => {

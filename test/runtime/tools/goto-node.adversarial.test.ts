@@ -1,12 +1,13 @@
 /**
  * An agent that calls goto_node at random (seeded, bounded) must never get past AUTH without having gone
- * through AUTH since the last START: every path the server accepts is a walk of the flowchart from the
- * entry node, where the only jumps are to hubs already reached on that walk.
+ * through AUTH since the last START. Checked two ways: against the answers' paths (each a simple walk along
+ * the flowchart's edges from START, so AUTH second), and independently of them, from the sequence of moves
+ * the server accepted (a node other than START and AUTH is accepted only after AUTH since the last START).
  */
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
-import { gotoNode, MAX_PATH } from '../../../runtime/tools/goto-node.js';
+import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
 import { connectInMemory } from '../helpers/mcp-client.js';
 
@@ -23,21 +24,27 @@ function prng(seed: number): () => number {
 }
 
 const CANDIDATES = [...SUPPORT_DESK.nodeIds, 'NOPE', 'route', ''];
-const HUBS = new Set(SUPPORT_DESK.hubs);
 const hasEdge = (from: string, to: string) => (SUPPORT_DESK.edges[from] ?? []).some((edge) => edge.to === to);
 
-/** The property: a legal walk from START, AUTH second, each step an edge or a jump to a hub seen earlier. */
+/** The property on a path: a simple walk along the flowchart's edges from START, AUTH second. */
 function assertLegalPath(path: readonly string[]): void {
-  if (path.length > 0 && path.length < MAX_PATH) {
-    expect(path[0]).toBe('START');
-    if (path.length > 1) expect(path[1]).toBe('AUTH');
-  }
+  if (path.length > 0) expect(path[0]).toBe('START');
+  if (path.length > 1) expect(path[1]).toBe('AUTH');
+  expect(new Set(path).size, `no node twice in ${path.join(' ')}`).toBe(path.length);
   for (let i = 1; i < path.length; i += 1) {
     const [from, to] = [path[i - 1] as string, path[i] as string];
-    // A path cut to MAX_PATH no longer shows where a hub was first reached; the edge check still applies.
-    const ok = hasEdge(from, to) || (HUBS.has(to) && (path.slice(0, i).includes(to) || path.length === MAX_PATH));
-    expect(ok, `step ${from} → ${to} in ${path.join(' ')}`).toBe(true);
+    expect(hasEdge(from, to), `step ${from} → ${to} in ${path.join(' ')}`).toBe(true);
   }
+}
+
+/** The property on the accepted moves alone: tracks whether AUTH was reached since the last START. */
+function authTracker(): (accepted: string) => void {
+  let authenticated = false;
+  return (accepted) => {
+    if (accepted === 'START') authenticated = false;
+    else if (accepted === 'AUTH') authenticated = true;
+    else expect(authenticated, `${accepted} accepted without AUTH since START`).toBe(true);
+  };
 }
 
 describe('random goto_node calls', () => {
@@ -46,6 +53,7 @@ describe('random goto_node calls', () => {
     const agent = prepareAgent(SUPPORT_DESK);
     let session: SessionState = { ...EMPTY_SESSION, agent: 'support_desk' };
     let accepted = 0;
+    const accept = authTracker();
     for (let call = 0; call < 3000; call += 1) {
       // Bias towards legal moves now and then, so walks get deep enough to matter.
       const current = session.path.at(-1);
@@ -56,6 +64,8 @@ describe('random goto_node calls', () => {
       const answer = outcome.answer as { valid?: boolean; path?: readonly string[] };
       if (answer.valid === true) {
         accepted += 1;
+        accept(target);
+        expect(answer.path?.at(-1)).toBe(target);
         assertLegalPath(answer.path ?? []);
       } else {
         expect(outcome.session).toBe(session);
@@ -70,10 +80,15 @@ describe('random goto_node calls', () => {
     const random = prng(7);
     const session = await connectInMemory();
     await session.call('load_graph', { agent: 'support_desk' });
+    const accept = authTracker();
     for (let call = 0; call < 400; call += 1) {
       const target = CANDIDATES[Math.floor(random() * CANDIDATES.length)] ?? 'START';
       const { answer } = await session.call('goto_node', { node_id: target });
-      if (answer.valid === true) assertLegalPath(answer.path);
+      if (answer.valid === true) {
+        accept(target);
+        expect(answer.path.at(-1)).toBe(target);
+        assertLegalPath(answer.path);
+      }
     }
     await session.close();
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
-import { gotoNode, MAX_PATH, validNext } from '../../../runtime/tools/goto-node.js';
+import { gotoNode, validNext } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
 
 const desk = prepareAgent(SUPPORT_DESK);
@@ -109,21 +109,17 @@ describe('goto_node transitions', () => {
     expect(outcome.session).toBe(atStart);
   });
 
-  it('opens a hub once reached and appends hub jumps to the path', () => {
+  it('re-enters a hub on the path for the next intent, rewinding the path to it', () => {
     const done = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR']);
     expect(validNext(desk, done)).toEqual(['START', 'ROUTE']);
     const outcome = gotoNode(desk, done, { node_id: 'ROUTE' });
-    expect(outcome.answer).toMatchObject({
-      valid: true,
-      node: { id: 'ROUTE' },
-      path: ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR', 'ROUTE'],
-    });
+    expect(outcome.answer).toMatchObject({ valid: true, node: { id: 'ROUTE' }, path: ['START', 'AUTH', 'ROUTE'] });
+    expect(outcome.session.path).toEqual(['START', 'AUTH', 'ROUTE']);
   });
 
   it('closes the hubs again when the entry node resets the path', () => {
     const reset = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'START']);
     expect(reset.path).toEqual(['START']);
-    expect(reset.reachedHubs).toEqual([]);
     expect(gotoNode(desk, reset, { node_id: 'ROUTE' }).answer).toMatchObject({ valid: false, valid_next: ['AUTH', 'START'] });
   });
 
@@ -132,9 +128,41 @@ describe('goto_node transitions', () => {
     expect(gotoNode(desk, deep, { node_id: 'START' }).answer).toMatchObject({ valid: true, path: ['START'] });
   });
 
-  it('follows a dotted fallback edge back to the hub', () => {
-    const session = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND']);
-    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND']);
+  it('follows a dotted fallback edge back to the hub, rewinding the path', () => {
+    const back = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE']);
+    expect(back.path).toEqual(['START', 'AUTH', 'ROUTE']);
+    expect(walk(['CHK_REFUND'], back).path).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_REFUND']);
+  });
+
+  /** SUPPORT_DESK with one more edge. */
+  const withEdge = (from: string, to: string, condition: string) =>
+    prepareAgent({ ...SUPPORT_DESK, edges: { ...SUPPORT_DESK.edges, [from]: [...(SUPPORT_DESK.edges[from] ?? []), { to, condition, style: 'dotted' }] } });
+
+  it('rewinds on any loop back along an edge, not only to hubs', () => {
+    const retry = withEdge('DO_ADDR', 'COLLECT_ADDR', 'retry');
+    const session = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'COLLECT_ADDR'], loaded, retry);
+    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR']);
+  });
+
+  it('opens exactly the hubs on the path: one left behind by a rewind is closed again', () => {
+    const reverify = withEdge('CHK_REFUND', 'AUTH', 're-verify');
+    const session = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'AUTH', 'ESCALATE'], loaded, reverify);
+    expect(session.path).toEqual(['START', 'AUTH', 'ESCALATE']);
+    expect(gotoNode(reverify, session, { node_id: 'ROUTE' }).answer).toMatchObject({ valid: false, valid_next: ['START'] });
+  });
+
+  it('answers a move to the current hub with the same path and leaves the session as it was', () => {
+    const atRoute = walk(['START', 'AUTH', 'ROUTE']);
+    const outcome = gotoNode(desk, atRoute, { node_id: 'ROUTE' });
+    expect(outcome.answer).toMatchObject({ valid: true, path: ['START', 'AUTH', 'ROUTE'] });
+    expect(outcome.session).toBe(atRoute);
+  });
+
+  it('keeps the path bounded by the node count however long the agent loops', () => {
+    let session = walk(['START', 'AUTH', 'ROUTE']);
+    for (let i = 0; i < 500; i += 1) session = walk(['COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'], session);
+    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE']);
+    expect(gotoNode(desk, session, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
   });
 
   it('uses the agent entry node, whatever its name, and works without hubs', () => {
@@ -143,14 +171,6 @@ describe('goto_node transitions', () => {
     const done = walk(['BEGIN', 'DONE'], session, tiny);
     expect(done.path).toEqual(['BEGIN', 'DONE']);
     expect(validNext(tiny, done)).toEqual(['BEGIN']);
-  });
-
-  it('keeps only the last MAX_PATH nodes of a looping path, and keeps validating', () => {
-    let session = walk(['START', 'AUTH', 'ROUTE']);
-    for (let i = 0; i < MAX_PATH; i += 1) session = walk(['COLLECT_ADDR', 'ROUTE'], session);
-    expect(session.path).toHaveLength(MAX_PATH);
-    expect(session.path.at(-1)).toBe('ROUTE');
-    expect(gotoNode(desk, session, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
   });
 });
 

@@ -1,0 +1,79 @@
+/**
+ * `goto_node` builds its answer's text by splicing each node's prepared JSON with the path's, instead of
+ * calling `JSON.stringify` on the answer. The text must stay byte-identical to `JSON.stringify(answer)`: this
+ * checks it for every node of the fixture agents and of every generated agent, with and without a
+ * `todo_reminder`, on a fresh path and on a rewound one.
+ */
+import { describe, expect, it } from 'vitest';
+import { AGENTS } from '../../../generated/registry.js';
+import { prepareAgent, type PreparedAgent } from '../../../runtime/agents/prepared-agent.js';
+import type { CompiledSop } from '../../../runtime/compiled-sop.js';
+import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { gotoNode } from '../../../runtime/tools/goto-node.js';
+import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
+
+/** Shortest legal route from the entry node to each reachable node (entry first, the node last). */
+function routes(sop: CompiledSop): Map<string, string[]> {
+  const found = new Map<string, string[]>([[sop.entryNode, [sop.entryNode]]]);
+  const queue = [sop.entryNode];
+  for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
+    for (const edge of sop.edges[node] ?? []) {
+      if (found.has(edge.to)) continue;
+      found.set(edge.to, [...(found.get(node) as string[]), edge.to]);
+      queue.push(edge.to);
+    }
+  }
+  return found;
+}
+
+/** Moves along `ids`, checking every answer's text; returns the session after them. */
+function play(agent: PreparedAgent, session: SessionState, ids: readonly string[]): SessionState {
+  for (const id of ids) {
+    const outcome = gotoNode(agent, session, { node_id: id });
+    expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
+    expect(outcome.text, `text of ${agent.name} ${id}`).toBe(JSON.stringify(outcome.answer));
+    session = outcome.session;
+  }
+  return session;
+}
+
+function checkEveryNode(sop: CompiledSop): number {
+  const agent = prepareAgent(sop);
+  const todos = sop.terminalNodes.map((node) => ({ content: `reach ${node}`, status: 'pending' as const, completion_node: node }));
+  const plain: SessionState = { ...EMPTY_SESSION, agent: agent.name };
+  const reminded: SessionState = { ...plain, todos };
+  const byNode = routes(sop);
+  for (const [node, route] of byNode) {
+    play(agent, plain, route);
+    play(agent, reminded, route);
+    // Back to an earlier node of the route: a successor or hub behind the current node rewinds the path.
+    const end = play(agent, reminded, route);
+    const back = route.findIndex((id) => agent.nodes.get(node)?.successors.includes(id) || (agent.nodes.get(id)?.hub ?? false));
+    if (back >= 0) play(agent, end, [route[back] as string]);
+  }
+  return byNode.size;
+}
+
+describe('goto_node answer text', () => {
+  it.each([SUPPORT_DESK, TINY_FLOW])('is JSON.stringify of the answer for every node of the fixture $meta.agent', (sop) => {
+    expect(checkEveryNode(sop)).toBe(sop.nodeIds.length);
+  });
+
+  it('is JSON.stringify of the answer for every node of every generated agent', async () => {
+    expect(AGENTS.map((entry) => entry.agent)).toEqual(expect.arrayContaining(['it_helpdesk', 'retail_customer_support']));
+    for (const entry of AGENTS) {
+      const sop = await entry.load();
+      expect(checkEveryNode(sop), `${entry.agent}: nodes reached from the entry node`).toBe(sop.nodeIds.length);
+    }
+  });
+
+  it('escapes what JSON must escape, as JSON.stringify does', () => {
+    const quoted: CompiledSop = {
+      ...TINY_FLOW,
+      nodes: { ...TINY_FLOW.nodes, STEP: { id: 'STEP', type: 'rectangle', description: 'Say "hi"\\n\u2028 ✓ \u0007' } },
+      edges: { ...TINY_FLOW.edges, BEGIN: [{ to: 'STEP', condition: 'a "quoted" \\ label', style: 'solid' }] },
+      prompts: { STEP: { prompt: 'Line 1\nLine 2\t"x" \ud83d\ude00', tools: ['t'], examples: [{ user: 'u "1"', agent: 'a\\b' }] } },
+    };
+    expect(checkEveryNode(quoted)).toBe(3);
+  });
+});
