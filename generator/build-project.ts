@@ -2,12 +2,15 @@
  * Builds a whole project in memory: compiles every SOP, runs the cross-file checks, and plans the output
  * files. Files with errors are not emitted (their previous output stays untouched); the index and registry
  * are emitted only when every SOP compiled, because they list every agent. Pure apart from the lazy import
- * of the emitter (ts-morph is only loaded when there is something to emit).
+ * of the emitter (ts-morph is only loaded once some SOP compiles without errors). Each SOP's own files are
+ * printed as soon as it has compiled (`emit-while-compiling.ts`); when the SOPs compile on worker threads,
+ * this thread loads the emitter (~300 ms) and prints while they work.
  */
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
-import { compileInParallel } from './compile-in-parallel.js';
+import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
 import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
+import { emitWhileCompiling } from './emit-while-compiling.js';
 import type { GeneratedFile } from './emit/emit-project.js';
 
 export interface SourceFile {
@@ -37,7 +40,15 @@ export interface BuildOptions {
 }
 
 export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
-  const compiled = await compileInParallel([...sources].sort((a, b) => (a.file < b.file ? -1 : 1)));
+  const emitting =
+    options.emit === false
+      ? null
+      : emitWhileCompiling({
+          ...(options.runtimeTypes ? { runtimeTypes: options.runtimeTypes } : {}),
+          preload: workerThreadsFor(sources.length) > 0,
+        });
+  const sorted = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1));
+  const compiled = await compileInParallel(sorted, emitting?.add);
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
   const projectDiagnostics = checkProject(models);
   const fileHasErrors = (c: CompiledFile) =>
@@ -47,12 +58,7 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
   const failedAgents = compiled.filter(fileHasErrors).flatMap((c) => (c.model ? [c.model.agent] : []));
   const diagnostics = [...compiled.flatMap((c) => c.diagnostics), ...projectDiagnostics].sort(compareDiagnostics);
 
-  let outputs: readonly GeneratedFile[] = [];
-  if (options.emit !== false && clean.length > 0) {
-    const { emitProject } = await import('./emit/emit-project.js');
-    const all = emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })), { ...(options.runtimeTypes ? { runtimeTypes: options.runtimeTypes } : {}) });
-    // Without every SOP, the index and the registry would drop the failed agents: keep the old ones.
-    outputs = complete ? all : all.filter((f: GeneratedFile) => f.path.includes('/'));
-  }
+  // Without every SOP, the index and the registry would drop the failed agents: keep the old ones.
+  const outputs = emitting && clean.length > 0 ? await emitting.finish(clean, complete) : [];
   return { compiled, diagnostics, outputs, complete, failedAgents };
 }

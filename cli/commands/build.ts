@@ -119,7 +119,7 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
   writeManifest(cacheFile, {
     fingerprint: generatorFingerprint(),
     sources: sourceHashes,
-    outputs: hashOutputs(options.outDir, listFiles(options.outDir)),
+    outputs: hashOutputs(options.outDir, listFiles(options.outDir), build.outputs),
     diagnostics: build.diagnostics,
   });
   return hasErrors(build.diagnostics) ? 1 : 0;

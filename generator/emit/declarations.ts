@@ -2,7 +2,6 @@
  * Small builders for the statement structures every plan uses, so that all generated files share one
  * layout: a JSDoc line on each export and a blank line between top-level declarations.
  */
-import { StructureKind, VariableDeclarationKind } from 'ts-morph';
 import type {
   CodeBlockWriter,
   ExportDeclarationStructure,
@@ -16,6 +15,7 @@ import type {
 import { literalText, MAX_WIDTH } from './literal.js';
 import type { LiteralValue } from './literal.js';
 import { compareCodeUnits } from './naming.js';
+import { StructureKind, VariableDeclarationKind } from './ts-morph-values.js';
 
 /** Leading trivia for top-level declarations: a blank line between them. */
 export const blankLineBefore = (writer: CodeBlockWriter): void => void writer.blankLineIfLastNot();
@@ -73,7 +73,7 @@ export interface ConstExpressionOptions {
   readonly name: string;
   readonly doc: string;
   readonly type?: string;
-  /** The expression, laid out at indentation level 0 (see `printer.ts` on ts-morph's hanging indent). */
+  /** The expression, laid out at indentation level 0; it lands in the file as written (`initializer-slots.ts`). */
   readonly initializer: string;
   readonly exported?: boolean;
 }

@@ -5,9 +5,9 @@
  * (the data, no XState) and a machine module; for all SOPs an index for app code and a registry of lazy
  * loaders for the runtime.
  *
- * Plans are ts-morph structures built in one batch per file and printed with one reused in-memory project
- * (`printer.ts`). This module imports ts-morph (~130 ms), so callers should import it only when something
- * must be emitted. Writing to disk is the write stage's job.
+ * Plans are ts-morph structures built in one batch per file and printed by ts-morph's structure printer
+ * (`printer.ts`). This module loads ts-morph (~300 ms), so callers should import it only when something must
+ * be emitted. Writing to disk is the write stage's job.
  */
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { planGraphModule } from './graph-plan.js';
@@ -18,7 +18,7 @@ import { compareCodeUnits } from './naming.js';
 import { outlineSop } from './outline.js';
 import type { SopOutline } from './outline.js';
 import { printFile } from './printer.js';
-import type { GeneratedFile, PlannedFile } from './printer.js';
+import type { GeneratedFile } from './printer.js';
 import { planRegistryModule } from './registry-plan.js';
 import { DEFAULT_RUNTIME_TYPES, runtimeTypesImport } from './runtime-types-import.js';
 
@@ -37,18 +37,39 @@ export interface EmitOptions {
   readonly runtimeTypes?: string;
 }
 
+/**
+ * Every file: each SOP's own files and the project's index and registry, sorted by path. The same as
+ * `emitAgentFiles` for each input plus `emitProjectFiles`, which is how a build that emits while it compiles
+ * puts it together.
+ */
 export function emitProject(inputs: readonly EmitInput[], options: EmitOptions = {}): GeneratedFile[] {
+  const projectFiles = emitProjectFiles(inputs, options);
+  return [...inputs.flatMap((input) => emitAgentFiles(input, options)), ...projectFiles].sort(byPath);
+}
+
+/**
+ * One SOP's own files (`<agent>/ids.ts`, `graph.ts`, `machine.ts`), sorted by path. They depend on that SOP
+ * alone, so they can be printed as soon as it has compiled, before the rest of the project has.
+ */
+export function emitAgentFiles(input: EmitInput, options: EmitOptions = {}): GeneratedFile[] {
+  const runtimeTypes = runtimeTypesImport(options.runtimeTypes ?? DEFAULT_RUNTIME_TYPES);
+  const outline = outlineSop(input.model, input.facts);
+  const plans = [planIdsModule(outline), planGraphModule(outline, runtimeTypes), planMachineModule(outline)];
+  return plans.map(printFile).sort(byPath);
+}
+
+/** The files built from every SOP: `index.ts` and `registry.ts`. Throws when two agents export one name. */
+export function emitProjectFiles(inputs: readonly EmitInput[], options: EmitOptions = {}): GeneratedFile[] {
   const runtimeTypes = runtimeTypesImport(options.runtimeTypes ?? DEFAULT_RUNTIME_TYPES);
   const outlines = inputs
     .map(({ model, facts }) => outlineSop(model, facts))
     .sort((a, b) => compareCodeUnits(a.agent, b.agent));
   assertDistinctNames(outlines);
-  const plans: PlannedFile[] = [
-    ...outlines.flatMap((o) => [planIdsModule(o), planGraphModule(o, runtimeTypes), planMachineModule(o)]),
-    planIndexModule(outlines),
-    planRegistryModule(outlines, runtimeTypes),
-  ];
-  return plans.map(printFile).sort((a, b) => compareCodeUnits(a.path, b.path));
+  return [planIndexModule(outlines), planRegistryModule(outlines, runtimeTypes)].map(printFile).sort(byPath);
+}
+
+function byPath(a: GeneratedFile, b: GeneratedFile): number {
+  return compareCodeUnits(a.path, b.path);
 }
 
 // The check stage rejects duplicate agents (SOP032); two different agents can still map to one exported name

@@ -6,12 +6,12 @@
  * ids from here and re-exports them, so `graph.js` keeps its whole API.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
-import { StructureKind } from 'ts-morph';
 import { blankLineBefore, constStatement, doc, typeAlias, unionOfLiterals } from './declarations.js';
 import { headerComment } from './header.js';
 import { propertyName, stringLiteral } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
+import { StructureKind } from './ts-morph-values.js';
 
 /** The values of an ids module (the id tuples). */
 export const ID_VALUE_EXPORTS = ['DECISION_NODE_IDS', 'NODE_IDS', 'TERMINAL_NODE_IDS', 'TOOL_NAMES'] as const;

@@ -5,8 +5,8 @@
  * lone surrogates and invisible bidi controls, so any value round-trips exactly and no SOP text can change
  * what the generated code means or how it reads.
  *
- * The result is a plain string rather than a ts-morph writer function, so ts-morph's writer scans each
- * character once (a writer function is printed to a scratch writer and then copied, scanning twice).
+ * The result is a plain string rather than a ts-morph writer function: the printer puts an initializer's text
+ * into the file as it is, without passing it through ts-morph's writer (see `initializer-slots.ts`).
  *
  * Layout is deterministic: a value stays on one line when it fits in `MAX_WIDTH` columns, otherwise each
  * element or property goes on its own line with a trailing comma; strings with line breaks become one quoted
@@ -109,7 +109,13 @@ function numberLiteral(value: number): string {
   return String(value); // also `NaN`, `Infinity`, `-Infinity`, which YAML can produce
 }
 
-/** Splits after each line break; more than one piece means the string is written as a `+` chain. */
+/** Whether the string has a line break before its last character: then it is written as a `+` chain. */
+function isMultiLine(value: string): boolean {
+  const firstBreak = value.indexOf('\n');
+  return firstBreak !== -1 && firstBreak < value.length - 1;
+}
+
+/** Splits after each line break; the pieces of a `+` chain. */
 function stringPieces(value: string): string[] {
   return value.match(/[^\n]*\n|[^\n]+$/g) ?? [''];
 }
@@ -126,33 +132,47 @@ function entriesOf(value: LiteralObject): [string, LiteralValue][] {
 
 /** The value on one line, or null when it cannot be (a string with line breaks somewhere inside). */
 export function inlineLiteral(value: LiteralValue): string | null {
-  if (value === null) return 'null';
-  if (value instanceof Code) return value.text;
-  if (value instanceof Block) return null;
-  switch (typeof value) {
-    case 'string':
-      return stringPieces(value).length > 1 ? null : stringLiteral(value);
-    case 'number':
-      return numberLiteral(value);
-    case 'boolean':
-      return String(value);
-  }
-  const parts: string[] = [];
-  if (isList(value)) {
+  return inlineWithin(value, Infinity);
+}
+
+/**
+ * The value on one line when that takes at most `limit` characters, else null. Gives up as soon as the text
+ * outgrows the limit, so trying the one-line form of a large table costs about one line, not the table.
+ */
+function inlineWithin(value: LiteralValue, limit: number): string | null {
+  let text: string;
+  if (value === null) text = 'null';
+  else if (value instanceof Code) text = value.text;
+  else if (value instanceof Block) return null;
+  else if (typeof value === 'string') {
+    // Escaping never shortens a string, so one too long unescaped is too long.
+    if (isMultiLine(value) || value.length + 2 > limit) return null;
+    text = stringLiteral(value);
+  } else if (typeof value === 'number') text = numberLiteral(value);
+  else if (typeof value === 'boolean') text = String(value);
+  else if (isList(value)) {
+    text = '[';
     for (const item of value) {
-      const text = inlineLiteral(item);
-      if (text === null) return null;
-      parts.push(text);
+      const separator = text.length > 1 ? ', ' : '';
+      const itemText = inlineWithin(item, limit - text.length - separator.length - 1);
+      if (itemText === null) return null;
+      text += separator + itemText;
     }
-    return `[${parts.join(', ')}]`;
+    text += ']';
+  } else {
+    assertPlainObject(value);
+    const entries = entriesOf(value);
+    if (entries.length === 0) return limit >= 2 ? '{}' : null;
+    text = '{ ';
+    for (const [key, item] of entries) {
+      const head = `${text.length > 2 ? ', ' : ''}${propertyName(key)}: `;
+      const itemText = inlineWithin(item, limit - text.length - head.length - 2);
+      if (itemText === null) return null;
+      text += head + itemText;
+    }
+    text += ' }';
   }
-  assertPlainObject(value);
-  for (const [key, item] of entriesOf(value)) {
-    const text = inlineLiteral(item);
-    if (text === null) return null;
-    parts.push(`${propertyName(key)}: ${text}`);
-  }
-  return parts.length === 0 ? '{}' : `{ ${parts.join(', ')} }`;
+  return text.length <= limit ? text : null;
 }
 
 function assertPlainObject(value: object): void {
@@ -170,8 +190,8 @@ export interface LiteralLayout {
 }
 
 /**
- * The text of `value` for a structure initializer, laid out at indentation level 0: the printer removes the
- * hanging indent ts-morph adds to initializer continuation lines, so this text is what lands in the file.
+ * The text of `value` for a structure initializer, laid out at indentation level 0: the printer puts it into
+ * the file as it is (`initializer-slots.ts`), so this text is what lands in the file.
  */
 export function literalText(value: LiteralValue, layout: LiteralLayout): string {
   const out: string[] = [];
@@ -184,17 +204,28 @@ export function literalText(value: LiteralValue, layout: LiteralLayout): string 
  * the value on its last line (a comma, `as const;`).
  */
 function writeValue(out: string[], value: LiteralValue, level: number, column: number, tail: number): void {
-  const forced = value instanceof Block;
-  const data = value instanceof Block ? value.value : value;
-  const inline = forced ? null : inlineLiteral(data);
-  if (inline !== null && column + inline.length + tail <= MAX_WIDTH) out.push(inline);
-  else if (typeof data === 'string') writeStringChain(out, data, level);
-  else if (isList(data)) writeLines(out, '[', ']', data.map((item) => ['', item]), level);
-  else if (data !== null && typeof data === 'object' && !(data instanceof Code)) {
-    assertPlainObject(data);
-    const entries = entriesOf(data).map(([key, item]): [string, LiteralValue] => [`${propertyName(key)}: `, item]);
-    writeLines(out, '{', '}', entries, level);
-  } else out.push(inline ?? inlineLiteral(data) ?? '');
+  if (value instanceof Block) return writeLayout(out, value.value, level);
+  if (typeof value === 'string') {
+    // A string on one line stays on one line however long it is; one with line breaks is always a chain.
+    if (isMultiLine(value)) writeStringChain(out, value, level);
+    else out.push(stringLiteral(value));
+    return;
+  }
+  if (value === null || typeof value !== 'object' || value instanceof Code) {
+    out.push(inlineWithin(value, Infinity) ?? '');
+    return;
+  }
+  const inline = inlineWithin(value, MAX_WIDTH - column - tail);
+  if (inline !== null) out.push(inline);
+  else writeLayout(out, value, level);
+}
+
+/** A list or object with one line per element or property. */
+function writeLayout(out: string[], value: readonly LiteralValue[] | LiteralObject, level: number): void {
+  if (isList(value)) return writeLines(out, '[', ']', value.map((item) => ['', item]), level);
+  assertPlainObject(value);
+  const entries = entriesOf(value).map(([key, item]): [string, LiteralValue] => [`${propertyName(key)}: `, item]);
+  writeLines(out, '{', '}', entries, level);
 }
 
 /** `'line 1\n' +` / `'line 2'`, continuation lines one level deeper. */

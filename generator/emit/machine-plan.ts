@@ -6,7 +6,6 @@
  * terminal nodes are final. No actions, guards, `invoke` or `after`: `xstate/graph` can walk every machine.
  */
 import type { CodeBlockWriter, OptionalKind, SourceFileStructure } from 'ts-morph';
-import { StructureKind } from 'ts-morph';
 import { constExpression, typeAlias } from './declarations.js';
 import { headerComment } from './header.js';
 import { block, code, literalText, MAX_WIDTH, stringLiteral } from './literal.js';
@@ -14,6 +13,7 @@ import type { LiteralObject, LiteralValue } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
 import { gotoEvent, machineTransitions } from './transitions.js';
+import { StructureKind } from './ts-morph-values.js';
 
 export function machineName(outline: SopOutline): string {
   return `${outline.camelName}Machine`;

@@ -1,15 +1,18 @@
 /**
- * Prints planned files: each `SourceFileStructure` goes to one reused in-memory ts-morph Project in one
- * batch (`createSourceFile(path, structure)`), with fixed formatting settings, and comes back as text.
+ * Prints planned files: each `SourceFileStructure` goes through ts-morph's structure printer in one batch
+ * (`printStructure`, with fixed formatting settings: two-space indent, LF, single quotes) and comes back as
+ * text. Nothing is parsed back: the text is the output, so no in-memory Project or TypeScript scan is needed.
  *
- * One correction is applied to ts-morph's output: it prints every variable initializer with a hanging
- * indent, so a multi-line object literal would close one level too deep (`export const A = {\n    a: 1,\n  };`).
- * The literal writers lay initializers out at level 0, and `removeHangingIndent` takes off exactly the one
- * level ts-morph added to the initializer's continuation lines, located from the parsed file rather than
- * guessed from text. Running TypeScript's formatter instead costs 15–25 ms per file against ~1.5 ms here.
+ * The initializers of top-level `const`s are not given to ts-morph's writer (see `initializer-slots.ts`): they
+ * are already laid out at indentation level 0 by `literal.ts`, ts-morph would indent their continuation lines
+ * one level deeper, and scanning them is most of the cost of printing. The skeleton around them is printed,
+ * cleared of trailing blanks (ts-morph leaves one after `type X =` when a union starts on the next line), and
+ * the initializers are put back. Their text has no trailing blanks of its own: every line the literal writers
+ * end is closed by a quote, a bracket, a comma or an operator.
  */
-import { IndentationText, NewLineKind, Project, QuoteKind, ts } from 'ts-morph';
-import type { OptionalKind, SourceFileStructure } from 'ts-morph';
+import type { OptionalKind, PrintStructureOptions, SourceFileStructure } from 'ts-morph';
+import { fillSlots, takeSlots } from './initializer-slots.js';
+import { printStructure, StructureKind } from './ts-morph-values.js';
 
 export interface PlannedFile {
   /** Relative to the output folder, `/` separators. */
@@ -23,54 +26,24 @@ export interface GeneratedFile {
   readonly content: string;
 }
 
-const INDENT = '  ';
-let sharedProject: Project | undefined;
+const FORMAT: PrintStructureOptions = {
+  indentNumberOfSpaces: 2,
+  newLine: '\n',
+  useSingleQuote: true,
+  insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
+};
 
-function project(): Project {
-  sharedProject ??= new Project({
-    useInMemoryFileSystem: true,
-    skipAddingFilesFromTsConfig: true,
-    manipulationSettings: {
-      indentationText: IndentationText.TwoSpaces,
-      newLineKind: NewLineKind.LineFeed,
-      quoteKind: QuoteKind.Single,
-      useTrailingCommas: true,
-      insertSpaceAfterOpeningAndBeforeClosingNonemptyBraces: true,
-    },
-  });
-  return sharedProject;
-}
+const TRAILING_BLANKS = /[ \t]+$/gm;
+
+/** Rounds of placeholder names to try before giving up; a second round is already only for contrived input. */
+const MAX_ROUNDS = 16;
 
 export function printFile(file: PlannedFile): GeneratedFile {
-  const sourceFile = project().createSourceFile(`/out/${file.path}`, file.structure, { overwrite: true });
-  try {
-    return { path: file.path, content: removeHangingIndent(sourceFile.compilerNode, sourceFile.getFullText()) };
-  } finally {
-    project().removeSourceFile(sourceFile);
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const { skeleton, initializers } = takeSlots(file.structure, round);
+    const printed = printStructure({ ...skeleton, kind: StructureKind.SourceFile }, FORMAT);
+    const content = fillSlots(printed.replace(TRAILING_BLANKS, ''), round, initializers);
+    if (content !== null) return { path: file.path, content };
   }
-}
-
-function removeHangingIndent(node: ts.SourceFile, text: string): string {
-  const lines = text.split('\n');
-  const dedent = new Set<number>(); // 0-based line numbers
-  for (const statement of node.statements) {
-    if (!ts.isVariableStatement(statement)) continue;
-    for (const declaration of statement.declarationList.declarations) {
-      const init = declaration.initializer;
-      if (!init) continue;
-      const first = node.getLineAndCharacterOfPosition(init.getStart(node)).line;
-      const last = node.getLineAndCharacterOfPosition(init.getEnd()).line;
-      for (let line = first + 1; line <= last; line++) dedent.add(line);
-    }
-  }
-  for (const line of dedent) {
-    const current = lines[line] ?? '';
-    if (!current.startsWith(INDENT)) {
-      throw new Error(`emit: expected ts-morph's hanging indent on line ${line + 1} of a generated file: ${current}`);
-    }
-    lines[line] = current.slice(INDENT.length);
-  }
-  // Generated code has no multi-line string literals, so no line ends inside one: trailing blanks (ts-morph
-  // leaves one after `type X =` when a union starts on the next line) can go everywhere.
-  return lines.map((line) => line.replace(/[ \t]+$/, '')).join('\n');
+  throw new Error(`emit: ${file.path}: every placeholder name for its initializers also occurs in its other text.`);
 }

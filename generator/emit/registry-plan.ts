@@ -5,13 +5,13 @@
  * typed `loadAgent(name)` that resolves to that agent's graph module.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
-import { StructureKind } from 'ts-morph';
 import { blankLineBefore, constStatement, doc, importTypes, typeAlias, unionOfLiterals } from './declarations.js';
 import { headerLine, modulePath } from './index-plan.js';
 import { block, code, stringLiteral } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
 import type { RuntimeTypesImport } from './runtime-types-import.js';
+import { StructureKind } from './ts-morph-values.js';
 
 export const REGISTRY_PATH = 'registry.ts';
 

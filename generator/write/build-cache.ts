@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
+import type { GeneratedFile } from '../emit/emit-project.js';
 import { listFiles } from './compare-outputs.js';
 
 export interface BuildManifest {
@@ -55,9 +56,18 @@ export function writeManifest(path: string, manifest: BuildManifest): void {
   writeFileSync(path, JSON.stringify(manifest));
 }
 
-export function hashOutputs(outDir: string, paths: readonly string[]): Record<string, string> {
+/**
+ * sha256 of each file in `paths` (relative to `outDir`). Files in `written` were just written from these
+ * contents (UTF-8), so they are hashed from memory instead of read back; the rest are read from disk.
+ */
+export function hashOutputs(
+  outDir: string,
+  paths: readonly string[],
+  written: readonly GeneratedFile[] = [],
+): Record<string, string> {
+  const contents = new Map(written.map((f) => [f.path, f.content]));
   const out: Record<string, string> = {};
-  for (const p of paths) out[p] = sha(readFileSync(join(outDir, p)));
+  for (const p of paths) out[p] = sha(contents.get(p) ?? readFileSync(join(outDir, p)));
   return out;
 }
 

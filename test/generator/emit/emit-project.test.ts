@@ -1,6 +1,6 @@
 // The whole emit: file set, determinism, index and registry.
 import { describe, expect, it } from 'vitest';
-import { emitProject } from '../../../generator/emit/emit-project.js';
+import { emitAgentFiles, emitProject, emitProjectFiles } from '../../../generator/emit/emit-project.js';
 import { INDEX_DOC } from '../../../generator/emit/index-plan.js';
 import { buildModel, nastyFixture, retailFixture, syntheticFixture } from './model-fixture.js';
 
@@ -42,6 +42,19 @@ describe('emitProject', () => {
     expect(emitProject(inputs)).toEqual(files);
     expect(emitProject([...inputs].reverse())).toEqual(files);
     expect(emitProject([inputs[1], inputs[2], inputs[0]].flatMap((i) => (i ? [i] : [])))).toEqual(files);
+  });
+
+  // A build prints each SOP's files as soon as it has compiled, and the index and registry at the end.
+  it('is each SOP\'s own files plus the project files, however they are put together', () => {
+    const agentFiles = inputs.map((input) => emitAgentFiles(input));
+    expect(agentFiles.map((list) => list.map((f) => f.path))).toEqual([
+      ['retail_customer_support/graph.ts', 'retail_customer_support/ids.ts', 'retail_customer_support/machine.ts'],
+      ['alpha_agent/graph.ts', 'alpha_agent/ids.ts', 'alpha_agent/machine.ts'],
+      ['nasty_strings/graph.ts', 'nasty_strings/ids.ts', 'nasty_strings/machine.ts'],
+    ]);
+    expect(emitProjectFiles(inputs).map((f) => f.path)).toEqual(['index.ts', 'registry.ts']);
+    const together = [...agentFiles.flat(), ...emitProjectFiles(inputs)].sort((a, b) => (a.path < b.path ? -1 : 1));
+    expect(together).toEqual(files);
   });
 
   it('writes LF, a final newline, no trailing blanks, no machine-specific paths', () => {

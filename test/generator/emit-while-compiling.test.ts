@@ -1,0 +1,53 @@
+// Printing each SOP's files as it compiles gives exactly what emitting everything at the end gives, and only
+// for the SOPs the build finally asks for.
+import { describe, expect, it } from 'vitest';
+import { compileSop, type CompiledFile } from '../../generator/compile-sop.js';
+import { emitWhileCompiling } from '../../generator/emit-while-compiling.js';
+import { emitProject } from '../../generator/emit/emit-project.js';
+import { BASE_SOP, withLine } from '../support/sop-text.js';
+
+const compileAgent = (agent: string, text = BASE_SOP): CompiledFile =>
+  compileSop(`sops/${agent}.md`, text.replace('agent: demo', `agent: ${agent}`));
+const emitAll = (clean: readonly CompiledFile[]) => emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })));
+
+describe('emitWhileCompiling', () => {
+  it('gives what emitting at the end gives, whether the emitter was loaded before or after the SOPs came', async () => {
+    const clean = ['b_agent', 'a_agent', 'c_agent'].map((agent) => compileAgent(agent));
+    for (const preload of [true, false]) {
+      const emitting = emitWhileCompiling({ preload, runtimeTypes: '../rt.js' });
+      for (const compiled of clean) emitting.add(compiled);
+      const files = await emitting.finish(clean, true);
+      expect(files).toEqual(emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })), { runtimeTypes: '../rt.js' }));
+    }
+  });
+
+  it('leaves out SOPs with errors, SOPs the build drops, and the index and registry when asked to', async () => {
+    const good = compileAgent('good');
+    const broken = compileAgent('broken', withLine(19, '### ASKK'));
+    const dropped = compileAgent('dropped'); // e.g. failed a cross-file check
+    expect(broken.diagnostics.some((d) => d.severity === 'error')).toBe(true);
+    const emitting = emitWhileCompiling({});
+    for (const compiled of [good, broken, dropped]) emitting.add(compiled);
+    expect(await emitting.finish([good], true)).toEqual(emitAll([good]));
+    expect((await emitting.finish([good], false)).map((f) => f.path)).toEqual(['good/graph.ts', 'good/ids.ts', 'good/machine.ts']);
+  });
+
+  it('prints a SOP it was not handed at the end', async () => {
+    const [a, b] = [compileAgent('a_agent'), compileAgent('b_agent')];
+    const emitting = emitWhileCompiling({});
+    emitting.add(a);
+    expect(await emitting.finish([a, b], true)).toEqual(emitAll([a, b]));
+  });
+
+  it('throws an emitter failure only when the failing SOP is asked for', async () => {
+    const good = compileAgent('good');
+    const clean = compileAgent('bad');
+    // A model no checked SOP has: the emitter treats it as a compiler bug.
+    const bad: CompiledFile = { ...clean, model: { ...clean.model!, agent: 'Not-An-Agent' } };
+    const emitting = emitWhileCompiling({ preload: true });
+    emitting.add(good);
+    emitting.add(bad);
+    await expect(emitting.finish([good], true)).resolves.toEqual(emitAll([good]));
+    await expect(emitting.finish([good, bad], true)).rejects.toThrow(/agent name "Not-An-Agent"/);
+  });
+});
