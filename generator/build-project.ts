@@ -33,22 +33,17 @@ export interface ProjectBuild {
 }
 
 export interface BuildOptions {
-  /** Skip emitting (only diagnostics are wanted). */
-  readonly emit?: boolean;
   /** Passed to the emitter: where generated files import the runtime types from, relative to the out dir. */
   readonly runtimeTypes?: string;
 }
 
 export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
-  const emitting =
-    options.emit === false
-      ? null
-      : emitWhileCompiling({
-          ...(options.runtimeTypes ? { runtimeTypes: options.runtimeTypes } : {}),
-          preload: workerThreadsFor(sources.length) > 0,
-        });
+  const emitting = emitWhileCompiling({
+    ...(options.runtimeTypes ? { runtimeTypes: options.runtimeTypes } : {}),
+    preload: workerThreadsFor(sources.length) > 0,
+  });
   const sorted = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1));
-  const compiled = await compileInParallel(sorted, emitting?.add);
+  const compiled = await compileInParallel(sorted, emitting.add);
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
   const projectDiagnostics = checkProject(models);
   const fileHasErrors = (c: CompiledFile) =>
@@ -59,6 +54,6 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
   const diagnostics = [...compiled.flatMap((c) => c.diagnostics), ...projectDiagnostics].sort(compareDiagnostics);
 
   // Without every SOP, the index and the registry would drop the failed agents: keep the old ones.
-  const outputs = emitting && clean.length > 0 ? await emitting.finish(clean, complete) : [];
+  const outputs = clean.length > 0 ? await emitting.finish(clean, complete) : [];
   return { compiled, diagnostics, outputs, complete, failedAgents };
 }
