@@ -74,7 +74,9 @@ export async function createFixture(
   const synthetic = writeSyntheticSops(sopsDir, options.agents, { nodes: options.nodes });
   const copied: string[] = [];
   if (options.projectSops && existsSync(join(ROOT, 'sops'))) {
-    for (const name of readdirSync(join(ROOT, 'sops')).filter((n) => n.endsWith('.md')).sort()) {
+    for (const name of readdirSync(join(ROOT, 'sops'))
+      .filter((n) => n.endsWith('.md'))
+      .sort()) {
       cpSync(join(ROOT, 'sops', name), join(sopsDir, name));
       copied.push(name.slice(0, -3));
     }

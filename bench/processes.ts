@@ -128,7 +128,10 @@ export async function withDeadline<T>(promise: Promise<T>, ms: number, what: str
     clearTimeout(timer);
     // Let the aborted row unwind (its finally blocks stop servers) before the next row measures anything.
     if (abort.signal.aborted) {
-      const settled = promise.then(() => {}, () => {});
+      const settled = promise.then(
+        () => {},
+        () => {},
+      );
       await Promise.race([settled, new Promise((r) => setTimeout(r, 10_000).unref())]);
     }
   }

@@ -30,9 +30,7 @@ export type Part = keyof typeof PARTS;
 /** The parts (of `needed`) that are not there yet, as a note for an unmeasured row; null when all are. */
 export function missing(...needed: Part[]): string | null {
   const absent = needed.filter((p) => !existsSync(PARTS[p]));
-  return absent.length === 0
-    ? null
-    : `not wired: ${absent.map((p) => PARTS[p].slice(ROOT.length)).join(', ')} does not exist yet`;
+  return absent.length === 0 ? null : `not wired: ${absent.map((p) => PARTS[p].slice(ROOT.length)).join(', ')} does not exist yet`;
 }
 
 /** Imports a transpiled module by absolute path (for parts written by others, typed by the caller). */

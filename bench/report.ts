@@ -59,10 +59,7 @@ export function row(input: RowInput): Row {
 }
 
 /** A row that could not be measured (a missing part, an error, a timeout). */
-export function unmeasured(
-  input: Pick<RowInput, 'name' | 'goal' | 'goalOn' | 'unit'>,
-  note: string,
-): Row {
+export function unmeasured(input: Pick<RowInput, 'name' | 'goal' | 'goalOn' | 'unit'>, note: string): Row {
   return row({ ...input, value: null, floor: null, note });
 }
 
@@ -82,8 +79,7 @@ export function renderTable(rows: readonly Row[]): string {
     r.value === null ? 'n/a' : r.met ? 'yes' : 'NO',
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...lines.map((l) => (l[i] as string).length)));
-  const fmt = (cells: readonly string[]): string =>
-    `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
+  const fmt = (cells: readonly string[]): string => `| ${cells.map((c, i) => c.padEnd(widths[i] as number)).join(' | ')} |`;
   const out = [fmt(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...lines.map(fmt)];
   const notes = rows.filter((r) => r.note).map((r) => `- ${r.name}: ${r.note}`);
   return [...out, ...(notes.length > 0 ? ['', 'Notes:', ...notes] : [])].join('\n');

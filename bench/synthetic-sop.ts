@@ -91,18 +91,162 @@ interface Intent {
 }
 
 const INTENTS: readonly Intent[] = [
-  { key: 'CANCEL', label: 'cancel', object: 'order', check: 'Check order status', checkTool: 'get_order_details', condition: 'status == pending?', fields: 'order_id, reason', action: 'cancel the pending order', actionTool: 'cancel_pending_order', done: 'Order cancelled', denied: 'Cannot cancel' },
-  { key: 'MODIFY', label: 'modify items', object: 'order', check: 'Check order status', checkTool: 'get_order_details', condition: 'status == pending?', fields: 'order_id, item changes, payment method', action: 'modify the items of the pending order', actionTool: 'modify_pending_order_items', done: 'Order modified', denied: 'Cannot modify' },
-  { key: 'RETURN', label: 'return', object: 'delivered order', check: 'Check delivery status', checkTool: 'get_order_details', condition: 'status == delivered?', fields: 'order_id, items, refund method', action: 'return the delivered items', actionTool: 'return_delivered_order_items', done: 'Return requested', denied: 'Cannot return' },
-  { key: 'EXCHANGE', label: 'exchange', object: 'delivered order', check: 'Check delivery status', checkTool: 'get_order_details', condition: 'status == delivered?', fields: 'order_id, item exchanges', action: 'exchange the delivered items', actionTool: 'exchange_delivered_order_items', done: 'Exchange requested', denied: 'Cannot exchange' },
-  { key: 'ADDRESS', label: 'update address', object: 'user profile', check: 'Look up the user profile', checkTool: 'get_user_details', condition: 'address verifiable?', fields: 'user_id, new address', action: 'update the default address', actionTool: 'modify_user_address', done: 'Address updated', denied: 'Cannot update address' },
-  { key: 'PAYMENT', label: 'payment method', object: 'payment method', check: 'Check payment methods', checkTool: 'get_user_details', condition: 'method on file?', fields: 'user_id, payment method id', action: 'change the payment method', actionTool: 'update_payment_method', done: 'Payment updated', denied: 'Cannot change payment' },
-  { key: 'REFUND', label: 'refund', object: 'refund', check: 'Check refund eligibility', checkTool: 'get_order_details', condition: 'within 30 days?', fields: 'order_id, amount, reason', action: 'issue the refund', actionTool: 'issue_refund', done: 'Refund issued', denied: 'Refund refused' },
-  { key: 'SUBSCRIPTION', label: 'pause subscription', object: 'subscription', check: 'Check subscription', checkTool: 'get_subscription_details', condition: 'subscription active?', fields: 'subscription_id, pause length', action: 'pause the subscription', actionTool: 'pause_subscription', done: 'Subscription paused', denied: 'Cannot pause' },
-  { key: 'WARRANTY', label: 'warranty claim', object: 'product', check: 'Check warranty coverage', checkTool: 'get_product_details', condition: 'under warranty?', fields: 'order_id, item_id, defect description', action: 'file the warranty claim', actionTool: 'file_warranty_claim', done: 'Claim filed', denied: 'Not covered' },
-  { key: 'DELIVERY', label: 'reschedule delivery', object: 'shipment', check: 'Check shipment', checkTool: 'track_shipment', condition: 'slot available?', fields: 'order_id, new delivery slot', action: 'reschedule the delivery', actionTool: 'reschedule_delivery', done: 'Delivery rescheduled', denied: 'Cannot reschedule' },
-  { key: 'GIFTCARD', label: 'gift card', object: 'gift card', check: 'Check gift card balance', checkTool: 'get_gift_card_balance', condition: 'balance sufficient?', fields: 'order_id, gift card code', action: 'apply the gift card', actionTool: 'apply_gift_card', done: 'Gift card applied', denied: 'Insufficient balance' },
-  { key: 'LOYALTY', label: 'redeem points', object: 'loyalty account', check: 'Check loyalty points', checkTool: 'get_loyalty_account', condition: 'enough points?', fields: 'user_id, reward id', action: 'redeem the points', actionTool: 'redeem_loyalty_points', done: 'Points redeemed', denied: 'Not enough points' },
+  {
+    key: 'CANCEL',
+    label: 'cancel',
+    object: 'order',
+    check: 'Check order status',
+    checkTool: 'get_order_details',
+    condition: 'status == pending?',
+    fields: 'order_id, reason',
+    action: 'cancel the pending order',
+    actionTool: 'cancel_pending_order',
+    done: 'Order cancelled',
+    denied: 'Cannot cancel',
+  },
+  {
+    key: 'MODIFY',
+    label: 'modify items',
+    object: 'order',
+    check: 'Check order status',
+    checkTool: 'get_order_details',
+    condition: 'status == pending?',
+    fields: 'order_id, item changes, payment method',
+    action: 'modify the items of the pending order',
+    actionTool: 'modify_pending_order_items',
+    done: 'Order modified',
+    denied: 'Cannot modify',
+  },
+  {
+    key: 'RETURN',
+    label: 'return',
+    object: 'delivered order',
+    check: 'Check delivery status',
+    checkTool: 'get_order_details',
+    condition: 'status == delivered?',
+    fields: 'order_id, items, refund method',
+    action: 'return the delivered items',
+    actionTool: 'return_delivered_order_items',
+    done: 'Return requested',
+    denied: 'Cannot return',
+  },
+  {
+    key: 'EXCHANGE',
+    label: 'exchange',
+    object: 'delivered order',
+    check: 'Check delivery status',
+    checkTool: 'get_order_details',
+    condition: 'status == delivered?',
+    fields: 'order_id, item exchanges',
+    action: 'exchange the delivered items',
+    actionTool: 'exchange_delivered_order_items',
+    done: 'Exchange requested',
+    denied: 'Cannot exchange',
+  },
+  {
+    key: 'ADDRESS',
+    label: 'update address',
+    object: 'user profile',
+    check: 'Look up the user profile',
+    checkTool: 'get_user_details',
+    condition: 'address verifiable?',
+    fields: 'user_id, new address',
+    action: 'update the default address',
+    actionTool: 'modify_user_address',
+    done: 'Address updated',
+    denied: 'Cannot update address',
+  },
+  {
+    key: 'PAYMENT',
+    label: 'payment method',
+    object: 'payment method',
+    check: 'Check payment methods',
+    checkTool: 'get_user_details',
+    condition: 'method on file?',
+    fields: 'user_id, payment method id',
+    action: 'change the payment method',
+    actionTool: 'update_payment_method',
+    done: 'Payment updated',
+    denied: 'Cannot change payment',
+  },
+  {
+    key: 'REFUND',
+    label: 'refund',
+    object: 'refund',
+    check: 'Check refund eligibility',
+    checkTool: 'get_order_details',
+    condition: 'within 30 days?',
+    fields: 'order_id, amount, reason',
+    action: 'issue the refund',
+    actionTool: 'issue_refund',
+    done: 'Refund issued',
+    denied: 'Refund refused',
+  },
+  {
+    key: 'SUBSCRIPTION',
+    label: 'pause subscription',
+    object: 'subscription',
+    check: 'Check subscription',
+    checkTool: 'get_subscription_details',
+    condition: 'subscription active?',
+    fields: 'subscription_id, pause length',
+    action: 'pause the subscription',
+    actionTool: 'pause_subscription',
+    done: 'Subscription paused',
+    denied: 'Cannot pause',
+  },
+  {
+    key: 'WARRANTY',
+    label: 'warranty claim',
+    object: 'product',
+    check: 'Check warranty coverage',
+    checkTool: 'get_product_details',
+    condition: 'under warranty?',
+    fields: 'order_id, item_id, defect description',
+    action: 'file the warranty claim',
+    actionTool: 'file_warranty_claim',
+    done: 'Claim filed',
+    denied: 'Not covered',
+  },
+  {
+    key: 'DELIVERY',
+    label: 'reschedule delivery',
+    object: 'shipment',
+    check: 'Check shipment',
+    checkTool: 'track_shipment',
+    condition: 'slot available?',
+    fields: 'order_id, new delivery slot',
+    action: 'reschedule the delivery',
+    actionTool: 'reschedule_delivery',
+    done: 'Delivery rescheduled',
+    denied: 'Cannot reschedule',
+  },
+  {
+    key: 'GIFTCARD',
+    label: 'gift card',
+    object: 'gift card',
+    check: 'Check gift card balance',
+    checkTool: 'get_gift_card_balance',
+    condition: 'balance sufficient?',
+    fields: 'order_id, gift card code',
+    action: 'apply the gift card',
+    actionTool: 'apply_gift_card',
+    done: 'Gift card applied',
+    denied: 'Insufficient balance',
+  },
+  {
+    key: 'LOYALTY',
+    label: 'redeem points',
+    object: 'loyalty account',
+    check: 'Check loyalty points',
+    checkTool: 'get_loyalty_account',
+    condition: 'enough points?',
+    fields: 'user_id, reward id',
+    action: 'redeem the points',
+    actionTool: 'redeem_loyalty_points',
+    done: 'Points redeemed',
+    denied: 'Not enough points',
+  },
 ];
 
 const SENTENCES: readonly string[] = [
@@ -132,7 +276,10 @@ const SENTENCES: readonly string[] = [
 
 const EXAMPLES: readonly { readonly user: string; readonly agent: string }[] = [
   { user: 'I want to sort this out quickly, my order is {ref}.', agent: 'Thanks! Let me pull up order {ref} and check what we can do.' },
-  { user: 'Can you just do it without asking me again?', agent: 'I need your explicit confirmation before I make the change. Shall I go ahead?' },
+  {
+    user: 'Can you just do it without asking me again?',
+    agent: 'I need your explicit confirmation before I make the change. Shall I go ahead?',
+  },
   { user: 'I am not sure which option is best for me.', agent: 'No problem. Here are the options, with what each one means for you.' },
   { user: 'Actually, I changed my mind about that.', agent: 'Understood. What would you like to do instead?' },
 ];
@@ -195,7 +342,14 @@ export function syntheticSop(options: SyntheticOptions): SyntheticSop {
     // Realistic prompts mix a paragraph with a short list.
     const [first, ...rest] = parts;
     const half = Math.ceil(rest.length / 2);
-    return [first, ...rest.slice(0, half)].join(' ') + '\n\n' + rest.slice(half).map((s) => `- ${s}`).join('\n');
+    return (
+      [first, ...rest.slice(0, half)].join(' ') +
+      '\n\n' +
+      rest
+        .slice(half)
+        .map((s) => `- ${s}`)
+        .join('\n')
+    );
   };
   const examples = (intent: Intent, tool: string, count: number): SyntheticPrompt['examples'] =>
     Array.from({ length: count }, () => {
@@ -205,10 +359,21 @@ export function syntheticSop(options: SyntheticOptions): SyntheticSop {
   const first = intents[0] as Intent;
 
   // The hub and authentication.
-  edge('START', 'AUTH', null, 'solid', node('START', 'stadium', 'User contacts Agent'), node('AUTH', 'rectangle', 'Authenticate via email or name + zip'));
+  edge(
+    'START',
+    'AUTH',
+    null,
+    'solid',
+    node('START', 'stadium', 'User contacts Agent'),
+    node('AUTH', 'rectangle', 'Authenticate via email or name + zip'),
+  );
   edge('AUTH', 'ROUTE', null, 'solid', 'AUTH', node('ROUTE', 'rhombus', 'Intent?'));
   prompts.AUTH = {
-    prompt: prose(first, 'find_user_id_by_email', 'Authenticate the user via email OR name + zip code. Must verify even if the user gives a user_id directly.'),
+    prompt: prose(
+      first,
+      'find_user_id_by_email',
+      'Authenticate the user via email OR name + zip code. Must verify even if the user gives a user_id directly.',
+    ),
     tools: ['find_user_id_by_email', 'find_user_id_by_name_zip'],
     examples: [{ user: 'My email is sam.lee@example.com', agent: 'Thanks, let me look you up.' }],
   };
@@ -222,14 +387,32 @@ export function syntheticSop(options: SyntheticOptions): SyntheticSop {
     edge(`IS_${k}`, `DENY_${k}`, 'no', 'solid', `IS_${k}`, node(`DENY_${k}`, 'stadium', intent.denied));
     let beforeDo = `COLLECT_${k}`;
     if (i < confirms) {
-      edge(beforeDo, `CONFIRM_${k}`, null, 'solid', beforeDo, node(`CONFIRM_${k}`, 'rectangle', `Confirm the ${intent.label} with the user`));
-      prompts[`CONFIRM_${k}`] = { prompt: prose(intent, intent.actionTool, `Read back every detail of the ${intent.label} request.`), tools: [], examples: [] };
+      edge(
+        beforeDo,
+        `CONFIRM_${k}`,
+        null,
+        'solid',
+        beforeDo,
+        node(`CONFIRM_${k}`, 'rectangle', `Confirm the ${intent.label} with the user`),
+      );
+      prompts[`CONFIRM_${k}`] = {
+        prompt: prose(intent, intent.actionTool, `Read back every detail of the ${intent.label} request.`),
+        tools: [],
+        examples: [],
+      };
       beforeDo = `CONFIRM_${k}`;
     }
     edge(beforeDo, `DO_${k}`, null, 'solid', beforeDo, node(`DO_${k}`, 'rectangle', `Execute: ${intent.actionTool}`));
     edge(`DO_${k}`, `END_${k}`, null, 'solid', `DO_${k}`, node(`END_${k}`, 'stadium', intent.done));
     edge(`COLLECT_${k}`, 'ROUTE', 'user changes mind', 'dotted', `COLLECT_${k}`, 'ROUTE');
-    edge(`DO_${k}`, 'ESCALATE_HUMAN', 'tool error', 'dotted', `DO_${k}`, i === 0 ? node('ESCALATE_HUMAN', 'stadium', 'Transfer to a human agent') : 'ESCALATE_HUMAN');
+    edge(
+      `DO_${k}`,
+      'ESCALATE_HUMAN',
+      'tool error',
+      'dotted',
+      `DO_${k}`,
+      i === 0 ? node('ESCALATE_HUMAN', 'stadium', 'Transfer to a human agent') : 'ESCALATE_HUMAN',
+    );
     prompts[`CHK_${k}`] = {
       prompt: prose(intent, intent.checkTool, `${intent.check} before anything else: the ${intent.object} decides which branch applies.`),
       tools: [intent.checkTool],

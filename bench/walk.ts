@@ -23,11 +23,7 @@ export function assertMoved(answer: GotoAnswer, target: string): void {
   }
 }
 
-export async function recordWalk(
-  goto: (nodeId: string) => Promise<GotoAnswer>,
-  entry: string,
-  steps: number,
-): Promise<string[]> {
+export async function recordWalk(goto: (nodeId: string) => Promise<GotoAnswer>, entry: string, steps: number): Promise<string[]> {
   const walk: string[] = [];
   let turn = 0;
   let next = entry;

@@ -100,12 +100,21 @@ class Walkthrough {
 
 /** Pretty JSON for reading: lists of plain values on one line, the long system prompt shortened. */
 function display(answer: Answer): string {
-  const shown = typeof answer.system_prompt === 'string' ? { ...answer, system_prompt: `${answer.system_prompt.slice(0, 60)}… (${answer.system_prompt.length} characters)` } : answer;
-  return JSON.stringify(shown, null, 2).replace(/\[\n\s*((?:"[^"\n]*"|[\d.]+|true|false|null)(?:,\n\s*(?:"[^"\n]*"|[\d.]+|true|false|null))*)\n\s*\]/g, (_all, items: string) => `[${items.replace(/,\n\s*/g, ', ')}]`);
+  const shown =
+    typeof answer.system_prompt === 'string'
+      ? { ...answer, system_prompt: `${answer.system_prompt.slice(0, 60)}… (${answer.system_prompt.length} characters)` }
+      : answer;
+  return JSON.stringify(shown, null, 2).replace(
+    /\[\n\s*((?:"[^"\n]*"|[\d.]+|true|false|null)(?:,\n\s*(?:"[^"\n]*"|[\d.]+|true|false|null))*)\n\s*\]/g,
+    (_all, items: string) => `[${items.replace(/,\n\s*/g, ', ')}]`,
+  );
 }
 
 async function play(w: Walkthrough): Promise<void> {
-  w.say('User', 'Hi, I need to change the address on one of my orders, update my default address, and also exchange my tablet for a cheaper one.');
+  w.say(
+    'User',
+    'Hi, I need to change the address on one of my orders, update my default address, and also exchange my tablet for a cheaper one.',
+  );
   w.phase('Setup');
   await w.call('load_graph', { sop_file: `sops/${AGENT}.md` });
 
@@ -197,7 +206,9 @@ async function main(): Promise<number> {
     return 2;
   }
   const client = new Client({ name: 'sop-demo', version: '0.1.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve'], cwd: root, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve'], cwd: root, stderr: 'inherit' }),
+  );
   const walkthrough = new Walkthrough(client, await entry.load());
   try {
     await play(walkthrough);

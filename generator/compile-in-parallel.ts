@@ -79,10 +79,7 @@ export async function compileInParallel(jobs: readonly CompileJob[], onCompiled?
 }
 
 /** Runs one worker over `jobs`; it posts one result per job, in job order. */
-function runWorker(
-  jobs: readonly CompileJob[],
-  onResult: (index: number, compiled: CompiledFile) => void,
-): Promise<void> {
+function runWorker(jobs: readonly CompileJob[], onResult: (index: number, compiled: CompiledFile) => void): Promise<void> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER_SCRIPT, { workerData: jobs });
     let received = 0;

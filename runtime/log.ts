@@ -7,4 +7,3 @@ export function logError(message: string, error?: unknown): void {
   const detail = error === undefined ? '' : `: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`;
   process.stderr.write(`sop serve: ${message}${detail}\n`);
 }
-

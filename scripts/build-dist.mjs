@@ -26,7 +26,10 @@ for (const r of roots) {
     const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
     wanted.add(target);
     const { code } = transformSync(readFileSync(file, 'utf8'), {
-      loader: 'ts', format: 'esm', target: 'node20', sourcefile: relative(root, file),
+      loader: 'ts',
+      format: 'esm',
+      target: 'node20',
+      sourcefile: relative(root, file),
     });
     if (existsSync(target) && readFileSync(target, 'utf8') === code) continue;
     mkdirSync(dirname(target), { recursive: true });

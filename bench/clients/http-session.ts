@@ -14,7 +14,6 @@ interface JsonRpcAnswer {
   readonly error?: { readonly code: number; readonly message: string };
 }
 
-
 function post(
   agent: Agent,
   port: number,
@@ -120,7 +119,14 @@ export class HttpSession {
   close(): Promise<void> {
     return new Promise((resolve) => {
       const req = request(
-        { agent: this.agent, host: '127.0.0.1', port: this.port, path: '/mcp', method: 'DELETE', headers: { 'mcp-session-id': this.sessionId } },
+        {
+          agent: this.agent,
+          host: '127.0.0.1',
+          port: this.port,
+          path: '/mcp',
+          method: 'DELETE',
+          headers: { 'mcp-session-id': this.sessionId },
+        },
         (res) => {
           res.resume();
           res.on('end', () => resolve());

@@ -21,11 +21,9 @@ const NOOP_TOOL = 'noop';
 
 function noopServer(): McpServer {
   const server = new McpServer({ name: 'bench-noop-floor', version: '1.0.0' });
-  server.registerTool(
-    NOOP_TOOL,
-    { description: 'Does nothing.', inputSchema: { node_id: z.string() } },
-    () => ({ content: [{ type: 'text', text: 'ok' }] }),
-  );
+  server.registerTool(NOOP_TOOL, { description: 'Does nothing.', inputSchema: { node_id: z.string() } }, () => ({
+    content: [{ type: 'text', text: 'ok' }],
+  }));
   return server;
 }
 

@@ -72,7 +72,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     );
     // The walk starts at the entry node, so every lap gets the answers of the first one.
     const answersFile = join(ctx.tmp, 'goto-answers.json');
-    writeFileSync(answersFile, JSON.stringify(recorded.map((a) => ({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }))));
+    writeFileSync(
+      answersFile,
+      JSON.stringify(recorded.map((a) => ({ content: [{ type: 'text', text: a.text }], structuredContent: a.data }))),
+    );
     replay = await connectStdio(['--input-type=module', '-e', REPLAY_SERVER, answersFile], fixture.dir, ctx.signal);
     const next = cycle(walk);
     const gotoCall = (): Promise<unknown> => server.client.callTool({ name: 'goto_node', arguments: { node_id: next() } });

@@ -24,7 +24,12 @@ import { assertMoved } from '../walk.js';
 import { SEED_AGENT } from './agent-choice.js';
 
 const WALK = { name: 'goto_node envelope tokens, seed walkthrough (max)', goal: '<= 60', goalOn: 'value', unit: 'tokens' } as const;
-const STRUCTURE = { name: 'goto_node structural envelope, seed walkthrough (max)', goal: '<= 60', goalOn: 'value', unit: 'tokens' } as const;
+const STRUCTURE = {
+  name: 'goto_node structural envelope, seed walkthrough (max)',
+  goal: '<= 60',
+  goalOn: 'value',
+  unit: 'tokens',
+} as const;
 const GROWTH = { name: 'goto_node envelope, 30th ÷ 5th call', goal: '<= 1.2', unit: 'tokens' } as const;
 
 type Todo = { content: string; status: 'pending' | 'in_progress' | 'completed'; completion_node: string; note?: string };
@@ -42,13 +47,27 @@ const NOTE = 'Use 456 Elm Ave from luggage order #W9834521';
 /** The seed's walkthrough: node ids to move to, and todo lists to write, in order. */
 const WALKTHROUGH: readonly (string | readonly Todo[])[] = [
   [task(ADDR, 'END_MOD', 'pending'), task(UADDR, 'END_UADDR', 'pending'), task(EXCH, 'END_EXCH', 'pending')],
-  'START', 'AUTH', 'ROUTE', 'CHK_MOD',
+  'START',
+  'AUTH',
+  'ROUTE',
+  'CHK_MOD',
   [task(ADDR, 'END_MOD', 'in_progress'), task(UADDR, 'END_UADDR', 'pending', NOTE), task(EXCH, 'END_EXCH', 'pending')],
-  'IS_PENDING_M', 'COLLECT_MOD_ADDR', 'DO_MOD_ADDR', 'END_MOD',
+  'IS_PENDING_M',
+  'COLLECT_MOD_ADDR',
+  'DO_MOD_ADDR',
+  'END_MOD',
   [task(ADDR, 'END_MOD', 'completed'), task(UADDR, 'END_UADDR', 'in_progress', NOTE), task(EXCH, 'END_EXCH', 'pending')],
-  'ROUTE', 'COLLECT_USER_ADDR', 'DO_USER_ADDR', 'END_UADDR',
+  'ROUTE',
+  'COLLECT_USER_ADDR',
+  'DO_USER_ADDR',
+  'END_UADDR',
   [task(ADDR, 'END_MOD', 'completed'), task(UADDR, 'END_UADDR', 'completed'), task(EXCH, 'END_EXCH', 'in_progress')],
-  'ROUTE', 'CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH', 'DO_EXCH', 'END_EXCH',
+  'ROUTE',
+  'CHK_EXCH',
+  'IS_DELIVERED_E',
+  'COLLECT_EXCH',
+  'DO_EXCH',
+  'END_EXCH',
   [task(ADDR, 'END_MOD', 'completed'), task(UADDR, 'END_UADDR', 'completed'), task(EXCH, 'END_EXCH', 'completed')],
 ];
 
@@ -60,7 +79,10 @@ interface AnswerText {
 /** Tokens of the node's prompt and examples (what the issue subtracts). */
 function contentTokens(answer: ToolAnswer): number {
   const { node = {} } = answer.data as AnswerText;
-  return (node.prompt ? countTokens(node.prompt) : 0) + (node.examples ?? []).reduce((sum, e) => sum + countTokens(e.user) + countTokens(e.agent), 0);
+  return (
+    (node.prompt ? countTokens(node.prompt) : 0) +
+    (node.examples ?? []).reduce((sum, e) => sum + countTokens(e.user) + countTokens(e.agent), 0)
+  );
 }
 
 /** Tokens of the rest of the authored text: the node's description and its edges' conditions. */
@@ -176,7 +198,16 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     await todo(WALKTHROUGH[0] as readonly Todo[]);
     const prefix = ['START', 'AUTH', 'ROUTE', 'CHK_MOD', 'IS_PENDING_M'];
     const fifth = prefix[4] as string;
-    const moves = [...prefix, ...planReturn(sop, fifth, fifth, 25, sop.hubs.filter((h) => prefix.includes(h)))];
+    const moves = [
+      ...prefix,
+      ...planReturn(
+        sop,
+        fifth,
+        fifth,
+        25,
+        sop.hubs.filter((h) => prefix.includes(h)),
+      ),
+    ];
     const long: number[] = [];
     let last: ToolAnswer | undefined;
     for (const id of moves) {
@@ -197,7 +228,12 @@ async function run(ctx: BenchContext): Promise<Row[]> {
         value: worstStructure.structure,
         note: `envelope minus description and edge conditions; median ${median(envelopes.map((e) => e.structure))}, max at ${worstStructure.node} (${breakdown(worstStructure.answer)}); by call: ${envelopes.map((e) => `${e.node} ${e.structure}`).join(', ')}`,
       }),
-      row({ ...GROWTH, value: env30, floor: env5, note: `both enter ${fifth}; 30th answer: ${breakdown(last)}; envelopes by call: ${long.join(' ')}` }),
+      row({
+        ...GROWTH,
+        value: env30,
+        floor: env5,
+        note: `both enter ${fifth}; 30th answer: ${breakdown(last)}; envelopes by call: ${long.join(' ')}`,
+      }),
     ];
   } finally {
     await server?.close().catch(() => {});

@@ -133,7 +133,8 @@ async function typescript7(ctx: BenchContext): Promise<{ tsc: Tsc; version: stri
       timeoutMs: 120_000,
       signal,
     }).catch((e: Error) => ({ code: -1, stderr: e.message, stdout: '', ms: 0 }));
-    if (npm.code !== 0 || !existsSync(bin)) return { error: `npm install typescript@7 failed: ${npm.stderr.trim().split('\n').pop() ?? ''}` };
+    if (npm.code !== 0 || !existsSync(bin))
+      return { error: `npm install typescript@7 failed: ${npm.stderr.trim().split('\n').pop() ?? ''}` };
   }
   const tsc: Tsc = (args, cwd) => runCommand(bin, args, { cwd, timeoutMs: 120_000, signal });
   const version = await tsc(['--version'], prefix);
@@ -159,7 +160,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   const ts7 = await typescript7(ctx);
   if ('error' in ts7) return [...rows, unmeasured(TS7, ts7.error)];
   ctx.log(`row 5: tsc ${ts7.version}, alternating runs`);
-  return [...rows, tsRow({ ...TS7, name: TS7.name.replace('TS 7', `TS ${ts7.version}`) }, await compare(ts7.tsc, fixture.dir, false), agents)];
+  return [
+    ...rows,
+    tsRow({ ...TS7, name: TS7.name.replace('TS 7', `TS ${ts7.version}`) }, await compare(ts7.tsc, fixture.dir, false), agents),
+  ];
 }
 
 export const tscRow: BenchRow = {

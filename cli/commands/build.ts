@@ -12,7 +12,14 @@ import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { renderDiagnostics, summarize } from '../../generator/diagnostics/render-text.js';
 import { toValidationResult } from '../../generator/diagnostics/render-json.js';
 import { hashSource } from '../../generator/hash-source.js';
-import { generatorFingerprint, hashOutputs, manifestMatches, manifestPath, readManifest, writeManifest } from '../../generator/write/build-cache.js';
+import {
+  generatorFingerprint,
+  hashOutputs,
+  manifestMatches,
+  manifestPath,
+  readManifest,
+  writeManifest,
+} from '../../generator/write/build-cache.js';
 import { listFiles } from '../../generator/write/compare-outputs.js';
 import { toolkitRoot } from '../project-root.js';
 
@@ -51,8 +58,12 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
     const root = process.cwd();
     options = {
-      sopsDir: resolve(root, values.sops), outDir: resolve(root, values.out),
-      check: values.check, watch: values.watch, format: values.format, root,
+      sopsDir: resolve(root, values.sops),
+      outDir: resolve(root, values.out),
+      check: values.check,
+      watch: values.watch,
+      format: values.format,
+      root,
     };
   } catch (error) {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
@@ -106,7 +117,11 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     const status = fresh
       ? `${outDisplay}/ is up to date with ${sources.length} SOP${sources.length === 1 ? '' : 's'}`
       : `${outDisplay}/ is out of date: run npm run build:sops\n${lines.join('\n')}`;
-    report(options, sources, build.diagnostics, started, status, { stale: comparison.stale, missing: comparison.missing, orphaned: comparison.orphaned });
+    report(options, sources, build.diagnostics, started, status, {
+      stale: comparison.stale,
+      missing: comparison.missing,
+      orphaned: comparison.orphaned,
+    });
     return hasErrors(build.diagnostics) || !fresh ? 1 : 0;
   }
 
@@ -114,8 +129,13 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
   writeOutputs(options.outDir, build.outputs, comparison);
   const written = comparison.stale.length + comparison.missing.length;
   const failedNote = build.complete ? '' : '; files with errors were not emitted and their previous output was kept';
-  report(options, sources, build.diagnostics, started,
-    `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`);
+  report(
+    options,
+    sources,
+    build.diagnostics,
+    started,
+    `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`,
+  );
   writeManifest(cacheFile, {
     fingerprint: generatorFingerprint(),
     sources: sourceHashes,
@@ -126,13 +146,20 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
 }
 
 function report(
-  options: BuildOptions, sources: readonly Source[], diagnostics: readonly Diagnostic[], started: number, status: string,
+  options: BuildOptions,
+  sources: readonly Source[],
+  diagnostics: readonly Diagnostic[],
+  started: number,
+  status: string,
   extra?: Record<string, unknown>,
 ): void {
   const seconds = (performance.now() - started) / 1000;
   if (options.format === 'json') {
     const result = toValidationResult(diagnostics, {
-      seconds, scope: `sops:${display(options.root, options.sopsDir)}`, version: '1.0.0', now: new Date(),
+      seconds,
+      scope: `sops:${display(options.root, options.sopsDir)}`,
+      version: '1.0.0',
+      now: new Date(),
       extra: { files: sources.length, status_detail: status, ...extra },
     });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
@@ -141,7 +168,9 @@ function report(
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   const rendered = renderDiagnostics(diagnostics, { sources: new Map(sources.map((s) => [s.file, s.raw])), color });
   if (rendered) process.stdout.write(`${rendered}\n\n`);
-  process.stdout.write(`sop build: ${sources.length} SOP${sources.length === 1 ? '' : 's'}, ${summarize(diagnostics)}; ${status} (${Math.round(seconds * 1000)} ms)\n`);
+  process.stdout.write(
+    `sop build: ${sources.length} SOP${sources.length === 1 ? '' : 's'}, ${summarize(diagnostics)}; ${status} (${Math.round(seconds * 1000)} ms)\n`,
+  );
 }
 
 async function watchLoop(options: BuildOptions): Promise<number> {
@@ -154,9 +183,14 @@ async function watchLoop(options: BuildOptions): Promise<number> {
     clearTimeout(timer);
     // Editors write a file in several steps: wait until they are done, and never run two builds at once.
     timer = setTimeout(() => {
-      running = running.then(() => buildOnce(options, { useCache: false })).then(() => undefined, (error: unknown) => {
-        process.stderr.write(`sop build: internal error during rebuild (still watching): ${String(error)}\n`);
-      });
+      running = running
+        .then(() => buildOnce(options, { useCache: false }))
+        .then(
+          () => undefined,
+          (error: unknown) => {
+            process.stderr.write(`sop build: internal error during rebuild (still watching): ${String(error)}\n`);
+          },
+        );
     }, 100);
   });
   return new Promise((done) => {
@@ -172,7 +206,9 @@ async function watchLoop(options: BuildOptions): Promise<number> {
 
 /** The runtime's data types, as the out dir must import them (`../runtime/compiled-sop.js` for `generated/`). */
 function runtimeTypesFor(outDir: string): string {
-  const rel = relative(outDir, join(toolkitRoot(import.meta.url), 'runtime', 'compiled-sop.js')).split(sep).join('/');
+  const rel = relative(outDir, join(toolkitRoot(import.meta.url), 'runtime', 'compiled-sop.js'))
+    .split(sep)
+    .join('/');
   return rel.startsWith('.') ? rel : `./${rel}`;
 }
 

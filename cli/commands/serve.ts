@@ -32,7 +32,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let port: number | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
-    const [flag, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
+    const [flag, inline] =
+      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => inline ?? args[++i];
     switch (flag) {
       case '-h':
@@ -54,7 +55,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--port': {
         const given = value();
         const parsed = given !== undefined && /^\d+$/.test(given) ? Number(given) : NaN;
-        if (!(parsed >= 0 && parsed <= 65535)) return { mode: 'error', message: `--port needs a number from 0 to 65535, got ${given ?? 'nothing'}` };
+        if (!(parsed >= 0 && parsed <= 65535))
+          return { mode: 'error', message: `--port needs a number from 0 to 65535, got ${given ?? 'nothing'}` };
         port = parsed;
         break;
       }
@@ -100,7 +102,7 @@ export async function runServe(args: readonly string[]): Promise<number> {
   }
 
   const { serveHttp } = await import('../../runtime/http/serve-http.js');
-  let server;
+  let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
     server = await serveHttp({ agents, projectRoot, host: parsed.host, port: parsed.port });
   } catch (error) {
@@ -130,7 +132,9 @@ async function importRegistry(): Promise<readonly AgentIndexEntry[] | string> {
     if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('registry')) return missing;
     throw error;
   }
-  return Array.isArray(module.AGENTS) ? (module.AGENTS as readonly AgentIndexEntry[]) : 'generated/registry.js exports no AGENTS array. Run `npm run build:sops`.';
+  return Array.isArray(module.AGENTS)
+    ? (module.AGENTS as readonly AgentIndexEntry[])
+    : 'generated/registry.js exports no AGENTS array. Run `npm run build:sops`.';
 }
 
 /** On stdio, stdout is the protocol's: a stray console.log from any library must not corrupt it. */

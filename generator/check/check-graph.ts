@@ -26,8 +26,15 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
   const canFinish = reach(facts.terminalNodes, (id) => predecessors.get(id) ?? []);
   for (const node of model.nodes) {
     if (!canFinish.has(node.id)) {
-      out.push(diagnosticAt(file, 'SOP042', node.span, `No terminal node can be reached from \`${node.id}\`: a conversation that gets here never ends.`,
-        `Add an edge from \`${node.id}\` (or from the loop it is in) to an end node.`));
+      out.push(
+        diagnosticAt(
+          file,
+          'SOP042',
+          node.span,
+          `No terminal node can be reached from \`${node.id}\`: a conversation that gets here never ends.`,
+          `Add an edge from \`${node.id}\` (or from the loop it is in) to an end node.`,
+        ),
+      );
     }
   }
 
@@ -36,14 +43,27 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
     if (!decisions.has(node.id)) continue;
     const outgoing = model.edges.filter((e) => e.from === node.id);
     if (outgoing.length < 2) {
-      out.push(diagnosticAt(file, 'SOP043', node.span,
-        `Decision node \`${node.id}\` has ${outgoing.length === 0 ? 'no outgoing edges' : 'only one outgoing edge'}.`,
-        'Give a decision at least two labelled branches (`-->|yes|`, `-->|no|`), or make it a rectangle `[...]`.'));
+      out.push(
+        diagnosticAt(
+          file,
+          'SOP043',
+          node.span,
+          `Decision node \`${node.id}\` has ${outgoing.length === 0 ? 'no outgoing edges' : 'only one outgoing edge'}.`,
+          'Give a decision at least two labelled branches (`-->|yes|`, `-->|no|`), or make it a rectangle `[...]`.',
+        ),
+      );
     }
     for (const edge of outgoing) {
       if (edge.condition === null) {
-        out.push(diagnosticAt(file, 'SOP044', edge.span, `Edge \`${node.id} → ${edge.to}\` leaves a decision node without a label.`,
-          `Label it with the condition, e.g. \`${node.id} -->|yes| ${edge.to}\`.`));
+        out.push(
+          diagnosticAt(
+            file,
+            'SOP044',
+            edge.span,
+            `Edge \`${node.id} → ${edge.to}\` leaves a decision node without a label.`,
+            `Label it with the condition, e.g. \`${node.id} -->|yes| ${edge.to}\`.`,
+          ),
+        );
       }
     }
   }
@@ -55,7 +75,12 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
  * bury the author in warnings. Regions start at unreachable nodes that no other unreachable node leads to
  * (then, for unreachable cycles, in source order); the nodes behind each start are named in its message.
  */
-function unreachable(model: SopModel, facts: GraphFacts, reached: ReadonlySet<string>, predecessors: ReadonlyMap<string, readonly string[]>): Diagnostic[] {
+function unreachable(
+  model: SopModel,
+  facts: GraphFacts,
+  reached: ReadonlySet<string>,
+  predecessors: ReadonlyMap<string, readonly string[]>,
+): Diagnostic[] {
   const lost = model.nodes.filter((n) => !reached.has(n.id));
   const lostIds = new Set(lost.map((n) => n.id));
   const isRoot = (id: string) => !(predecessors.get(id) ?? []).some((p) => lostIds.has(p) && p !== id);
@@ -67,9 +92,19 @@ function unreachable(model: SopModel, facts: GraphFacts, reached: ReadonlySet<st
     const behind = [...reach([node.id], (id) => (facts.successors.get(id) ?? []).filter((s) => lostIds.has(s) && !covered.has(s)))];
     for (const id of behind) covered.add(id);
     const others = behind.filter((id) => id !== node.id);
-    const tail = others.length === 0 ? '' : ` Neither ${others.length === 1 ? 'is' : 'are'} ${others.length === 1 ? 'the node' : `the ${others.length} nodes`} behind it: ${others.map((id) => `\`${id}\``).join(', ')}.`;
-    out.push(diagnosticAt(model.file, 'SOP041', node.span, `Node \`${node.id}\` is not reachable from the entry node \`${model.entryNode}\`.${tail}`,
-      `Add an edge into \`${node.id}\` (check the edges meant to lead here for a misspelt id), or remove it.`));
+    const tail =
+      others.length === 0
+        ? ''
+        : ` Neither ${others.length === 1 ? 'is' : 'are'} ${others.length === 1 ? 'the node' : `the ${others.length} nodes`} behind it: ${others.map((id) => `\`${id}\``).join(', ')}.`;
+    out.push(
+      diagnosticAt(
+        model.file,
+        'SOP041',
+        node.span,
+        `Node \`${node.id}\` is not reachable from the entry node \`${model.entryNode}\`.${tail}`,
+        `Add an edge into \`${node.id}\` (check the edges meant to lead here for a misspelt id), or remove it.`,
+      ),
+    );
   }
   return out;
 }

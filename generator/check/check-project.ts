@@ -16,9 +16,19 @@ export function checkProject(models: readonly SopModel[]): Diagnostic[] {
   for (const [agent, owners] of byAgent) {
     if (owners.length < 2) continue;
     for (const m of owners) {
-      const others = owners.filter((o) => o !== m).map((o) => o.file).join(', ');
-      out.push(diagnosticAt(m.file, 'SOP032', m.agentSpan, `Agent \`${agent}\` is also declared by ${others}.`,
-        'Give each SOP file its own `agent` name.'));
+      const others = owners
+        .filter((o) => o !== m)
+        .map((o) => o.file)
+        .join(', ');
+      out.push(
+        diagnosticAt(
+          m.file,
+          'SOP032',
+          m.agentSpan,
+          `Agent \`${agent}\` is also declared by ${others}.`,
+          'Give each SOP file its own `agent` name.',
+        ),
+      );
     }
   }
   const byExport = new Map<string, SopModel[]>();
@@ -29,9 +39,19 @@ export function checkProject(models: readonly SopModel[]): Diagnostic[] {
   for (const [name, owners] of byExport) {
     if (owners.length < 2) continue;
     for (const m of owners) {
-      const others = owners.filter((o) => o !== m).map((o) => `\`${o.agent}\` (${o.file})`).join(', ');
-      out.push(diagnosticAt(m.file, 'SOP033', m.agentSpan, `Agent \`${m.agent}\` exports as \`${name}\`, like ${others}.`,
-        'Rename one of the agents so their names differ in more than underscores.'));
+      const others = owners
+        .filter((o) => o !== m)
+        .map((o) => `\`${o.agent}\` (${o.file})`)
+        .join(', ');
+      out.push(
+        diagnosticAt(
+          m.file,
+          'SOP033',
+          m.agentSpan,
+          `Agent \`${m.agent}\` exports as \`${name}\`, like ${others}.`,
+          'Rename one of the agents so their names differ in more than underscores.',
+        ),
+      );
     }
   }
   return out;

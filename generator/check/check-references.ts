@@ -14,12 +14,21 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   const isNode = new Set(nodeIds);
 
   if (!isNode.has(model.entryNode)) {
-    out.push(diagnosticAt(file, 'SOP030', model.entryNodeSpan, `Entry node \`${model.entryNode}\` is not a node of the flowchart.`,
-      `${suggestion(model.entryNode, nodeIds, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`));
+    out.push(
+      diagnosticAt(
+        file,
+        'SOP030',
+        model.entryNodeSpan,
+        `Entry node \`${model.entryNode}\` is not a node of the flowchart.`,
+        `${suggestion(model.entryNode, nodeIds, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`,
+      ),
+    );
   }
   for (const hub of model.hubs) {
     if (!isNode.has(hub.id)) {
-      out.push(diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')));
+      out.push(
+        diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')),
+      );
     }
   }
 
@@ -28,15 +37,28 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   const firstPrompt = new Map<string, SopModel['prompts'][number]>();
   for (const prompt of model.prompts) {
     if (!isNode.has(prompt.nodeId)) {
-      out.push(diagnosticAt(file, 'SOP020', prompt.span, `Node prompt \`${prompt.nodeId}\` does not match any node of the flowchart.`,
-        suggestion(prompt.nodeId, nodeIds, 'node id')));
+      out.push(
+        diagnosticAt(
+          file,
+          'SOP020',
+          prompt.span,
+          `Node prompt \`${prompt.nodeId}\` does not match any node of the flowchart.`,
+          suggestion(prompt.nodeId, nodeIds, 'node id'),
+        ),
+      );
       continue;
     }
     const first = firstPrompt.get(prompt.nodeId);
     if (first) {
-      out.push(diagnosticAt(file, 'SOP021', prompt.span,
-        `Node \`${prompt.nodeId}\` already has a prompt section (at line ${first.span.start.line}).`,
-        'Merge the two sections into one.'));
+      out.push(
+        diagnosticAt(
+          file,
+          'SOP021',
+          prompt.span,
+          `Node \`${prompt.nodeId}\` already has a prompt section (at line ${first.span.start.line}).`,
+          'Merge the two sections into one.',
+        ),
+      );
     } else firstPrompt.set(prompt.nodeId, prompt);
   }
 
@@ -47,16 +69,29 @@ export function checkReferences(model: SopModel): Diagnostic[] {
     for (const tool of prompt.tools) {
       used.add(tool.name);
       if (!isDeclared.has(tool.name)) {
-        out.push(diagnosticAt(file, 'SOP040', tool.span,
-          `Node \`${prompt.nodeId}\` names tool \`${tool.name}\`, which is not in frontmatter \`tools\`.`,
-          `${suggestion(tool.name, declared, 'tool')} Otherwise add \`${tool.name}\` to frontmatter \`tools\`.`));
+        out.push(
+          diagnosticAt(
+            file,
+            'SOP040',
+            tool.span,
+            `Node \`${prompt.nodeId}\` names tool \`${tool.name}\`, which is not in frontmatter \`tools\`.`,
+            `${suggestion(tool.name, declared, 'tool')} Otherwise add \`${tool.name}\` to frontmatter \`tools\`.`,
+          ),
+        );
       }
     }
   }
   for (const tool of model.tools) {
     if (!used.has(tool.name)) {
-      out.push(diagnosticAt(file, 'SOP045', tool.span, `Tool \`${tool.name}\` is declared but no node uses it.`,
-        'Name it in the `tools` of the node(s) where the agent may call it, or remove it.'));
+      out.push(
+        diagnosticAt(
+          file,
+          'SOP045',
+          tool.span,
+          `Tool \`${tool.name}\` is declared but no node uses it.`,
+          'Name it in the `tools` of the node(s) where the agent may call it, or remove it.',
+        ),
+      );
     }
   }
   return out;
@@ -69,10 +104,22 @@ export function checkReferences(model: SopModel): Diagnostic[] {
 export function checkNodeIds(model: SopModel): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const node of model.nodes) {
-    const reason = node.id === '__proto__' ? 'is reserved in JavaScript objects' : /[.#]/.test(node.id) ? 'contains `.` or `#`, which XState reads as a state path or id' : null;
+    const reason =
+      node.id === '__proto__'
+        ? 'is reserved in JavaScript objects'
+        : /[.#]/.test(node.id)
+          ? 'contains `.` or `#`, which XState reads as a state path or id'
+          : null;
     if (reason) {
-      out.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id \`${node.id}\` ${reason}.`,
-        'Use letters, digits and underscores, e.g. `CHECK_ORDER`.'));
+      out.push(
+        diagnosticAt(
+          model.file,
+          'SOP034',
+          node.span,
+          `Node id \`${node.id}\` ${reason}.`,
+          'Use letters, digits and underscores, e.g. `CHECK_ORDER`.',
+        ),
+      );
     }
   }
   return out;
@@ -90,9 +137,15 @@ function likelyTypos(model: SopModel): Diagnostic[] {
     if (node.declared) continue;
     const match = closestMatch(node.id, declared);
     if (match) {
-      out.push(diagnosticAt(model.file, 'SOP046', node.span,
-        `Node \`${node.id}\` is never declared with a label; it looks like a misspelling of \`${match}\`.`,
-        `Did you mean \`${match}\`? If \`${node.id}\` is meant as its own node, declare it with a label: \`${node.id}[...]\`.`));
+      out.push(
+        diagnosticAt(
+          model.file,
+          'SOP046',
+          node.span,
+          `Node \`${node.id}\` is never declared with a label; it looks like a misspelling of \`${match}\`.`,
+          `Did you mean \`${match}\`? If \`${node.id}\` is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
+        ),
+      );
     }
   }
   return out;

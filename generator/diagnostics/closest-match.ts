@@ -25,7 +25,10 @@ export function closestMatch(input: string, candidates: Iterable<string>): strin
 export function suggestion(input: string, candidates: readonly string[], noun: string): string {
   const match = closestMatch(input, candidates);
   if (match) return `Did you mean \`${match}\`?`;
-  const shown = candidates.slice(0, 12).map((c) => `\`${c}\``).join(', ');
+  const shown = candidates
+    .slice(0, 12)
+    .map((c) => `\`${c}\``)
+    .join(', ');
   return candidates.length === 0
     ? `There are no ${noun}s.`
     : `Valid ${noun}s: ${shown}${candidates.length > 12 ? `, … (${candidates.length} in all)` : ''}.`;

@@ -61,8 +61,7 @@ export function defaultSeverity(code: DiagnosticCode): Severity {
   return DIAGNOSTIC_CODES[code].severity;
 }
 
-export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean =>
-  diagnostics.some((d) => d.severity === 'error');
+export const hasErrors = (diagnostics: readonly Diagnostic[]): boolean => diagnostics.some((d) => d.severity === 'error');
 
 /** Stable order for output: file, line, column, code. */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

@@ -40,7 +40,11 @@ export function toValidationResult(
   const warnings = diagnostics.some((d) => d.severity === 'warning');
   const status = errors ? 'fail' : warnings ? 'warning' : 'pass';
   const message =
-    status === 'pass' ? 'SOP validation passed' : status === 'warning' ? `SOP validation passed with ${summarize(diagnostics)}` : `SOP validation failed: ${summarize(diagnostics)}`;
+    status === 'pass'
+      ? 'SOP validation passed'
+      : status === 'warning'
+        ? `SOP validation passed with ${summarize(diagnostics)}`
+        : `SOP validation failed: ${summarize(diagnostics)}`;
   return {
     status,
     message,

@@ -137,11 +137,7 @@ export interface ReExport {
  * `export { a, type B as C } from '…';`, specifiers sorted by the name they are exported as; one specifier
  * per line when they do not fit on one. `comment` (a whole comment, e.g. from `jsDoc`) goes on the lines above.
  */
-export function reExport(
-  moduleSpecifier: string,
-  specifiers: readonly ReExport[],
-  comment?: string,
-): ExportDeclarationStructure {
+export function reExport(moduleSpecifier: string, specifiers: readonly ReExport[], comment?: string): ExportDeclarationStructure {
   const exportedName = (s: ReExport): string => s.alias ?? s.name;
   const sorted = [...specifiers].sort((a, b) => compareCodeUnits(exportedName(a), exportedName(b)));
   const texts = sorted.map(

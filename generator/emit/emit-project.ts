@@ -61,9 +61,7 @@ export function emitAgentFiles(input: EmitInput, options: EmitOptions = {}): Gen
 /** The files built from every SOP: `index.ts` and `registry.ts`. Throws when two agents export one name. */
 export function emitProjectFiles(inputs: readonly EmitInput[], options: EmitOptions = {}): GeneratedFile[] {
   const runtimeTypes = runtimeTypesImport(options.runtimeTypes ?? DEFAULT_RUNTIME_TYPES);
-  const outlines = inputs
-    .map(({ model, facts }) => outlineSop(model, facts))
-    .sort((a, b) => compareCodeUnits(a.agent, b.agent));
+  const outlines = inputs.map(({ model, facts }) => outlineSop(model, facts)).sort((a, b) => compareCodeUnits(a.agent, b.agent));
   assertDistinctNames(outlines);
   return [planIndexModule(outlines), planRegistryModule(outlines, runtimeTypes)].map(printFile).sort(byPath);
 }

@@ -19,14 +19,10 @@ import type { RuntimeTypesImport } from './runtime-types-import.js';
 export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesImport): PlannedFile {
   const { model, agent } = outline;
   const sop = `the \`${agent}\` SOP`;
-  const byNode = (value: (id: string) => LiteralValue): LiteralObject =>
-    Object.fromEntries(outline.nodeIds.map((id) => [id, value(id)]));
+  const byNode = (value: (id: string) => LiteralValue): LiteralObject => Object.fromEntries(outline.nodeIds.map((id) => [id, value(id)]));
   const prompts = new Map(model.prompts.map((p) => [p.nodeId, p]));
   const ids = `./${modulePath(outline.idsPath.slice(outline.idsPath.lastIndexOf('/') + 1))}`; // './ids.js'
-  const idExports = [
-    ...ID_VALUE_EXPORTS.map((name) => ({ name })),
-    ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true })),
-  ];
+  const idExports = [...ID_VALUE_EXPORTS.map((name) => ({ name })), ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true }))];
 
   const statements: StatementStructures[] = [
     importTypes(runtimeTypes.fromAgentFolder, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode']),

@@ -31,9 +31,7 @@ export interface HashedSource {
  * agent, so it changes when any SOP is added, removed, renamed or edited, and not with the input order.
  */
 export function combinedHash(sources: readonly HashedSource[]): string {
-  const lines = sources
-    .map((s) => `${s.agent} ${s.file} ${s.sourceHash}\n`)
-    .sort(compareCodeUnits);
+  const lines = sources.map((s) => `${s.agent} ${s.file} ${s.sourceHash}\n`).sort(compareCodeUnits);
   return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`;
 }
 

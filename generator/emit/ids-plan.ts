@@ -17,14 +17,7 @@ import { StructureKind } from './ts-morph-values.js';
 export const ID_VALUE_EXPORTS = ['DECISION_NODE_IDS', 'NODE_IDS', 'TERMINAL_NODE_IDS', 'TOOL_NAMES'] as const;
 
 /** The types of an ids module. */
-export const ID_TYPE_EXPORTS = [
-  'DecisionNodeId',
-  'NodeId',
-  'SuccessorOf',
-  'Successors',
-  'TerminalNodeId',
-  'ToolName',
-] as const;
+export const ID_TYPE_EXPORTS = ['DecisionNodeId', 'NodeId', 'SuccessorOf', 'Successors', 'TerminalNodeId', 'ToolName'] as const;
 
 export function planIdsModule(outline: SopOutline): PlannedFile {
   const { model } = outline;
@@ -64,9 +57,7 @@ export function planIdsModule(outline: SopOutline): PlannedFile {
         type: unionOfLiterals(outline.successors.get(id) ?? [], stringLiteral),
       })),
     },
-    typeAlias('SuccessorOf', 'The nodes an edge leads to from node `N`.', 'Successors[N]', [
-      { name: 'N', constraint: 'NodeId' },
-    ]),
+    typeAlias('SuccessorOf', 'The nodes an edge leads to from node `N`.', 'Successors[N]', [{ name: 'N', constraint: 'NodeId' }]),
   ];
   const structure: OptionalKind<SourceFileStructure> = {
     leadingTrivia: `${headerComment(model.file, model.sourceHash)}\n\n`,
@@ -76,13 +67,7 @@ export function planIdsModule(outline: SopOutline): PlannedFile {
 }
 
 /** `export const NAME = [...] as const;` and `export type Name = (typeof NAME)[number];` */
-function idList(
-  constName: string,
-  typeName: string,
-  ids: readonly string[],
-  constDoc: string,
-  typeDoc: string,
-): StatementStructures[] {
+function idList(constName: string, typeName: string, ids: readonly string[], constDoc: string, typeDoc: string): StatementStructures[] {
   return [
     constStatement({ name: constName, doc: constDoc, value: ids, suffix: ' as const' }),
     typeAlias(typeName, typeDoc, `(typeof ${constName})[number]`),

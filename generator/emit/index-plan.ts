@@ -21,13 +21,7 @@ import type { PlannedFile } from './printer.js';
 export const INDEX_PATH = 'index.ts';
 
 /** Types of each ids module, re-exported with the agent's PascalCase name in front. */
-export const INDEX_ID_TYPE_EXPORTS = [
-  'DecisionNodeId',
-  'NodeId',
-  'Successors',
-  'TerminalNodeId',
-  'ToolName',
-] as const;
+export const INDEX_ID_TYPE_EXPORTS = ['DecisionNodeId', 'NodeId', 'Successors', 'TerminalNodeId', 'ToolName'] as const;
 
 /** The index's own JSDoc: what it holds, what it leaves out and why, and when to import per agent instead. */
 export const INDEX_DOC = jsDoc(

@@ -82,8 +82,7 @@ const NAMED_ESCAPES: Readonly<Record<string, string>> = {
 // tables: C0/C1 controls, the separators U+2028/U+2029, bidi controls (Trojan Source), zero-width space and
 // word joiner, BOM, and lone surrogates (with the `u` flag a paired surrogate is one code point and does not
 // match). ZWJ/ZWNJ stay as written: emoji sequences and several scripts need them.
-const NEEDS_ESCAPE =
-  /[\\'\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/gu;
+const NEEDS_ESCAPE = /[\\'\u0000-\u001f\u007f-\u009f\u061c\u200b\u200e\u200f\u2028-\u202e\u2060\u2066-\u2069\ufeff\ud800-\udfff]/gu;
 
 /** A single-quoted TypeScript string literal whose value is exactly `value`. */
 export function stringLiteral(value: string): string {
@@ -222,7 +221,14 @@ function writeValue(out: string[], value: LiteralValue, level: number, column: n
 
 /** A list or object with one line per element or property. */
 function writeLayout(out: string[], value: readonly LiteralValue[] | LiteralObject, level: number): void {
-  if (isList(value)) return writeLines(out, '[', ']', value.map((item) => ['', item]), level);
+  if (isList(value))
+    return writeLines(
+      out,
+      '[',
+      ']',
+      value.map((item) => ['', item]),
+      level,
+    );
   assertPlainObject(value);
   const entries = entriesOf(value).map(([key, item]): [string, LiteralValue] => [`${propertyName(key)}: `, item]);
   writeLines(out, '{', '}', entries, level);

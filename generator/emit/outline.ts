@@ -60,9 +60,7 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     requireNode(edge.to, 'edge target');
     outgoing.push({ to: edge.to, condition: edge.condition, style: edge.style });
   }
-  const successors = new Map(
-    nodeIds.map((id) => [id, [...new Set((edgesByNode.get(id) ?? []).map((e) => e.to))]] as const),
-  );
+  const successors = new Map(nodeIds.map((id) => [id, [...new Set((edgesByNode.get(id) ?? []).map((e) => e.to))]] as const));
   const terminal = new Set(facts.terminalNodes);
   for (const [id, next] of successors) {
     if ((next.length === 0) !== terminal.has(id)) fail(`graph facts disagree with the edges about node ${id}.`);
@@ -73,9 +71,7 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     requireNode(prompt.nodeId, 'prompt node');
     toolsByNode.set(prompt.nodeId, [...new Set(prompt.tools.map((t) => t.name))]);
   }
-  const toolNames = [
-    ...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))]),
-  ];
+  const toolNames = [...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))])];
 
   return {
     model,

@@ -50,16 +50,26 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
   for (const occ of flowchart.ast.nodes) {
     const seen = byId.get(occ.id);
     if (occ.shape === undefined) {
-      if (!seen) byId.set(occ.id, { node: { id: occ.id, type: 'rectangle', description: occ.id, declared: false, span: flowchart.toFile(occ.idSpan) }, declared: false });
+      if (!seen)
+        byId.set(occ.id, {
+          node: { id: occ.id, type: 'rectangle', description: occ.id, declared: false, span: flowchart.toFile(occ.idSpan) },
+          declared: false,
+        });
       continue;
     }
     const description = occ.label ?? occ.id;
     const declared: ModelNode = { id: occ.id, type: occ.shape, description, declared: true, span: flowchart.toFile(occ.idSpan) };
     if (seen?.declared && (seen.node.type !== occ.shape || seen.node.description !== description)) {
       const first = seen.node.span.start;
-      diagnostics.push(diagnosticAt(file, 'SOP015', declared.span,
-        `Node \`${occ.id}\` is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
-        'Declare each node once with its shape and label, and refer to it by id elsewhere.'));
+      diagnostics.push(
+        diagnosticAt(
+          file,
+          'SOP015',
+          declared.span,
+          `Node \`${occ.id}\` is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
+          'Declare each node once with its shape and label, and refer to it by id elsewhere.',
+        ),
+      );
     }
     // Keep the order of first appearance, take the shape and label of this (later, labelled) declaration.
     byId.set(occ.id, { node: { ...declared, span: seen?.declared ? seen.node.span : declared.span }, declared: true });
@@ -74,7 +84,14 @@ function buildEdges(flowchart: ParsedFlowchart): ModelEdge[] {
   for (const e of flowchart.ast.edges) {
     const style = STYLE[e.stroke];
     if (style === null) continue;
-    const base = { condition: e.label, style, stroke: e.stroke, arrowStart: e.arrowStart, arrowEnd: e.arrowEnd, span: flowchart.toFile(e.span) };
+    const base = {
+      condition: e.label,
+      style,
+      stroke: e.stroke,
+      arrowStart: e.arrowStart,
+      arrowEnd: e.arrowEnd,
+      span: flowchart.toFile(e.span),
+    };
     edges.push({ from: e.from, to: e.to, ...base });
     if (e.arrowStart !== 'none' && e.arrowEnd !== 'none' && e.from !== e.to) edges.push({ from: e.to, to: e.from, ...base });
   }

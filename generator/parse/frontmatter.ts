@@ -55,15 +55,27 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
       frontmatter: null,
       yaml: null,
       diagnostics: [
-        diagnosticAt(file, 'SOP001', { line: 1, column: 1 }, 'The file has no YAML frontmatter.',
-          'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.'),
+        diagnosticAt(
+          file,
+          'SOP001',
+          { line: 1, column: 1 },
+          'The file has no YAML frontmatter.',
+          'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.',
+        ),
       ],
     };
   }
   const diagnostics: Diagnostic[] = [];
   if (block.closingLine === null) {
-    diagnostics.push(diagnosticAt(file, 'SOP002', { line: 1, column: 1 }, 'The frontmatter is never closed.',
-      'Add a line `---` after the last frontmatter key.'));
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP002',
+        { line: 1, column: 1 },
+        'The frontmatter is never closed.',
+        'Add a line `---` after the last frontmatter key.',
+      ),
+    );
     return { frontmatter: null, yaml: null, diagnostics };
   }
   const { block: yaml, problems } = parseYamlBlock(block.yaml, block.firstLine);
@@ -72,14 +84,28 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
 
   const value = yaml.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    diagnostics.push(diagnosticAt(file, 'SOP003', yaml.spanOf([]), 'The frontmatter must be a YAML map of keys.',
-      'Write `agent: my_agent`, `version: "1.0"` and `tools: []` between the `---` lines.'));
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP003',
+        yaml.spanOf([]),
+        'The frontmatter must be a YAML map of keys.',
+        'Write `agent: my_agent`, `version: "1.0"` and `tools: []` between the `---` lines.',
+      ),
+    );
     return { frontmatter: null, yaml, diagnostics };
   }
   for (const key of Object.keys(value)) {
     if (!KNOWN_KEYS.includes(key)) {
-      diagnostics.push(diagnosticAt(file, 'SOP004', yaml.spanOf([key], { key: true }), `Unknown frontmatter key \`${key}\`.`,
-        suggestion(key, KNOWN_KEYS, 'key')));
+      diagnostics.push(
+        diagnosticAt(
+          file,
+          'SOP004',
+          yaml.spanOf([key], { key: true }),
+          `Unknown frontmatter key \`${key}\`.`,
+          suggestion(key, KNOWN_KEYS, 'key'),
+        ),
+      );
     }
   }
   const parsed = frontmatterSchema.safeParse(value);
@@ -89,9 +115,13 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
       const missing = issue.code === 'invalid_type' && getIn(value, path) === undefined;
       const where = path.join('.') || '(root)';
       diagnostics.push(
-        diagnosticAt(file, 'SOP003', missing ? yaml.spanOf(path.slice(0, -1)) : yaml.spanOf(path),
+        diagnosticAt(
+          file,
+          'SOP003',
+          missing ? yaml.spanOf(path.slice(0, -1)) : yaml.spanOf(path),
           missing ? `Frontmatter key \`${where}\` is required.` : `Frontmatter key \`${where}\`: ${issue.message}.`,
-          remediationFor(path)),
+          remediationFor(path),
+        ),
       );
     }
     return { frontmatter: null, yaml, diagnostics };

@@ -26,10 +26,20 @@ export interface MarkdownOutline {
 // as written. Turning micromark's inline constructs off changes no block boundary (CommonMark parses blocks
 // first) and makes parsing ~1.6x faster, which is most of a cold build's time.
 const INLINE_CONSTRUCTS = [
-  'attention', 'autolink', 'characterEscape', 'characterReference', 'codeText', 'hardBreakEscape', 'htmlText',
-  'labelEnd', 'labelStartImage', 'labelStartLink',
+  'attention',
+  'autolink',
+  'characterEscape',
+  'characterReference',
+  'codeText',
+  'hardBreakEscape',
+  'htmlText',
+  'labelEnd',
+  'labelStartImage',
+  'labelStartLink',
 ];
-const parser = unified().use(remarkParse).data('micromarkExtensions', [{ disable: { null: INLINE_CONSTRUCTS } }]);
+const parser = unified()
+  .use(remarkParse)
+  .data('micromarkExtensions', [{ disable: { null: INLINE_CONSTRUCTS } }]);
 
 export function parseMarkdownOutline(source: SourceText, body: string): MarkdownOutline {
   const root = parser.parse(body) as Root;
@@ -62,7 +72,10 @@ export function findSection(outline: MarkdownOutline, name: string): MarkdownSec
 
 /** The heading's text; a whole-heading code span (`### \`AUTH\``) counts as its content. */
 export function headingText(heading: Heading): string {
-  return phrasingText(heading.children).trim().replace(/^`+([^`]*)`+$/, '$1').trim();
+  return phrasingText(heading.children)
+    .trim()
+    .replace(/^`+([^`]*)`+$/, '$1')
+    .trim();
 }
 
 function phrasingText(nodes: readonly PhrasingContent[]): string {
@@ -82,7 +95,9 @@ export function endOffset(source: SourceText, node: { position?: { end: { line: 
   return node.position ? offsetAt(source, node.position.end) : 0;
 }
 
-export function spanOfNode(node: { position?: { start: { line: number; column: number }; end: { line: number; column: number } } }): SourceSpan {
+export function spanOfNode(node: {
+  position?: { start: { line: number; column: number }; end: { line: number; column: number } };
+}): SourceSpan {
   const p = node.position;
   return p
     ? { start: { line: p.start.line, column: p.start.column }, end: { line: p.end.line, column: p.end.column } }

@@ -41,17 +41,19 @@ const MAP_KEYS = [...HEADING_KEYS, 'prompt'];
 
 export function parseNodePrompts(source: SourceText, section: MarkdownSection): NodePromptsResult {
   const hasHeadings = section.children.some((c) => c.type === 'heading' && c.depth === 3);
-  const mapBlock = section.children.find(
-    (c): c is Code => c.type === 'code' && c.lang === 'yaml' && /^\s*node_prompts\s*:/m.test(c.value),
-  );
+  const mapBlock = section.children.find((c): c is Code => c.type === 'code' && c.lang === 'yaml' && /^\s*node_prompts\s*:/m.test(c.value));
   if (hasHeadings && mapBlock) {
     return {
       form: 'headings',
       prompts: [],
       diagnostics: [
-        diagnosticAt(source.file, 'SOP024', spanOfNode(mapBlock),
+        diagnosticAt(
+          source.file,
+          'SOP024',
+          spanOfNode(mapBlock),
           'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
-          'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.'),
+          'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.',
+        ),
       ],
     };
   }
@@ -96,20 +98,34 @@ function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
   const diagnostics: Diagnostic[] = [];
   const at = codeContentStart(code);
   const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
-  for (const p of problems) diagnostics.push(diagnosticAt(source.file, 'SOP022', p.span, `The node_prompts block is not valid YAML: ${p.message}`));
+  for (const p of problems)
+    diagnostics.push(diagnosticAt(source.file, 'SOP022', p.span, `The node_prompts block is not valid YAML: ${p.message}`));
   if (problems.length > 0) return { form: 'yaml-map', prompts: [], diagnostics };
   const root = block.value as Record<string, unknown> | null;
   for (const key of Object.keys(root ?? {})) {
     if (key !== 'node_prompts') {
-      diagnostics.push(diagnosticAt(source.file, 'SOP023', block.spanOf([key], { key: true }),
-        `Unknown key \`${key}\` beside \`node_prompts\`.`, 'The block holds a single key, `node_prompts`.'));
+      diagnostics.push(
+        diagnosticAt(
+          source.file,
+          'SOP023',
+          block.spanOf([key], { key: true }),
+          `Unknown key \`${key}\` beside \`node_prompts\`.`,
+          'The block holds a single key, `node_prompts`.',
+        ),
+      );
     }
   }
   const map = root?.node_prompts;
   if (map === null || typeof map !== 'object' || Array.isArray(map)) {
-    diagnostics.push(diagnosticAt(source.file, 'SOP022', block.spanOf(['node_prompts']),
-      '`node_prompts` must be a map from node id to `{tools, examples, prompt}`.',
-      'Write `node_prompts:` and, indented below it, one `NODE_ID:` key per node.'));
+    diagnostics.push(
+      diagnosticAt(
+        source.file,
+        'SOP022',
+        block.spanOf(['node_prompts']),
+        '`node_prompts` must be a map from node id to `{tools, examples, prompt}`.',
+        'Write `node_prompts:` and, indented below it, one `NODE_ID:` key per node.',
+      ),
+    );
     return { form: 'yaml-map', prompts: [], diagnostics };
   }
   const prompts: ParsedPrompt[] = [];
@@ -133,8 +149,14 @@ interface Meta {
 }
 
 function readMeta(
-  file: string, text: string, line: number, column: number, schema: z.ZodType, keys: readonly string[],
-  path: readonly (string | number)[], diagnostics: Diagnostic[],
+  file: string,
+  text: string,
+  line: number,
+  column: number,
+  schema: z.ZodType,
+  keys: readonly string[],
+  path: readonly (string | number)[],
+  diagnostics: Diagnostic[],
 ): Meta | null {
   const { block, problems } = parseYamlBlock(text, line, column);
   for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP022', p.span, `The node's yaml block is not valid YAML: ${p.message}`));
@@ -143,14 +165,26 @@ function readMeta(
 }
 
 function readMetaValue(
-  file: string, block: YamlBlock, value: unknown, schema: z.ZodType, keys: readonly string[],
-  path: readonly (string | number)[], diagnostics: Diagnostic[],
+  file: string,
+  block: YamlBlock,
+  value: unknown,
+  schema: z.ZodType,
+  keys: readonly string[],
+  path: readonly (string | number)[],
+  diagnostics: Diagnostic[],
 ): Meta | null {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     for (const key of Object.keys(value)) {
       if (!keys.includes(key)) {
-        diagnostics.push(diagnosticAt(file, 'SOP023', block.spanOf([...path, key], { key: true }),
-          `Unknown node prompt key \`${key}\`.`, suggestion(key, keys, 'key')));
+        diagnostics.push(
+          diagnosticAt(
+            file,
+            'SOP023',
+            block.spanOf([...path, key], { key: true }),
+            `Unknown node prompt key \`${key}\`.`,
+            suggestion(key, keys, 'key'),
+          ),
+        );
       }
     }
   }
@@ -158,9 +192,15 @@ function readMetaValue(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
-      diagnostics.push(diagnosticAt(file, 'SOP022', block.spanOf(at),
-        `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
-        'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.'));
+      diagnostics.push(
+        diagnosticAt(
+          file,
+          'SOP022',
+          block.spanOf(at),
+          `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
+          'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.',
+        ),
+      );
     }
     return null;
   }

@@ -52,23 +52,53 @@ export function parseSop(file: string, raw: string): ParsedSop {
     prompts = parseNodePrompts(source, promptsSection);
     diagnostics.push(...prompts.diagnostics);
   } else {
-    diagnostics.push(diagnosticAt(file, 'SOP016', endOfFile(source), 'The file has no `## Node Prompts` section.',
-      'Add `## Node Prompts` after the flowchart, with one `### NODE_ID` subsection per node that needs instructions (it may be empty).'));
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP016',
+        endOfFile(source),
+        'The file has no `## Node Prompts` section.',
+        'Add `## Node Prompts` after the flowchart, with one `### NODE_ID` subsection per node that needs instructions (it may be empty).',
+      ),
+    );
   }
-  return { source, frontmatter: fm.frontmatter, frontmatterYaml: fm.yaml, sections: outline.sections, systemPromptSections, flowchart, prompts, diagnostics };
+  return {
+    source,
+    frontmatter: fm.frontmatter,
+    frontmatterYaml: fm.yaml,
+    sections: outline.sections,
+    systemPromptSections,
+    flowchart,
+    prompts,
+    diagnostics,
+  };
 }
 
 function readFlowchart(source: SourceText, section: MarkdownSection | undefined, diagnostics: Diagnostic[]): ParsedFlowchart | null {
   const file = source.file;
   if (!section) {
-    diagnostics.push(diagnosticAt(file, 'SOP010', endOfFile(source), 'The file has no `## SOP Flowchart` section.',
-      'Add a `## SOP Flowchart` section with a ```mermaid block holding a `flowchart TD`.'));
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP010',
+        endOfFile(source),
+        'The file has no `## SOP Flowchart` section.',
+        'Add a `## SOP Flowchart` section with a ```mermaid block holding a `flowchart TD`.',
+      ),
+    );
     return null;
   }
   const code = section.children.find((c) => c.type === 'code' && c.lang === 'mermaid');
-  if (!code || code.type !== 'code') {
-    diagnostics.push(diagnosticAt(file, 'SOP011', section.headingSpan, 'The `## SOP Flowchart` section has no ```mermaid block.',
-      'Put the flowchart in a fenced block whose info string is `mermaid`.'));
+  if (code?.type !== 'code') {
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP011',
+        section.headingSpan,
+        'The `## SOP Flowchart` section has no ```mermaid block.',
+        'Put the flowchart in a fenced block whose info string is `mermaid`.',
+      ),
+    );
     return null;
   }
   const at = codeContentStart(code);

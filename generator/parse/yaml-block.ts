@@ -26,11 +26,7 @@ export interface YamlProblem {
  * @param firstLine the `.md` line of the block's first line
  * @param column the `.md` column where block lines start (1 unless the block is indented)
  */
-export function parseYamlBlock(
-  text: string,
-  firstLine: number,
-  column = 1,
-): { block: YamlBlock; problems: readonly YamlProblem[] } {
+export function parseYamlBlock(text: string, firstLine: number, column = 1): { block: YamlBlock; problems: readonly YamlProblem[] } {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const toPos = (offset: number) => {

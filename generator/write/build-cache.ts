@@ -60,11 +60,7 @@ export function writeManifest(path: string, manifest: BuildManifest): void {
  * sha256 of each file in `paths` (relative to `outDir`). Files in `written` were just written from these
  * contents (UTF-8), so they are hashed from memory instead of read back; the rest are read from disk.
  */
-export function hashOutputs(
-  outDir: string,
-  paths: readonly string[],
-  written: readonly GeneratedFile[] = [],
-): Record<string, string> {
+export function hashOutputs(outDir: string, paths: readonly string[], written: readonly GeneratedFile[] = []): Record<string, string> {
   const contents = new Map(written.map((f) => [f.path, f.content]));
   const out: Record<string, string> = {};
   for (const p of paths) out[p] = sha(contents.get(p) ?? readFileSync(join(outDir, p)));

@@ -12,9 +12,7 @@ import { isAbsolute, join, relative, resolve, sep } from 'node:path';
 import type { AgentIndexEntry } from '../compiled-sop.js';
 import type { AgentCatalog } from './agent-catalog.js';
 
-export type SopFileResolution =
-  | { readonly ok: true; readonly entry: AgentIndexEntry }
-  | { readonly ok: false; readonly error: string };
+export type SopFileResolution = { readonly ok: true; readonly entry: AgentIndexEntry } | { readonly ok: false; readonly error: string };
 
 const REBUILD = 'Run `npm run build:sops` to compile it, then call load_graph again.';
 
@@ -22,7 +20,10 @@ export async function resolveSopFile(catalog: AgentCatalog, projectRoot: string,
   const compiled = `Compiled SOPs: [${catalog.entries.map((entry) => entry.sourceFile).join(', ')}].`;
   // A scheme of two letters or more (`https:`, `file:`, `data:`); one letter is a Windows drive.
   if (/^[a-z][a-z0-9+.-]+:/i.test(sopFile) || sopFile.startsWith('//')) {
-    return { ok: false, error: `sop_file must be a path inside this project, not a URL: ${sopFile}. SOPs are compiled at build time; give its path (or the agent name). ${compiled}` };
+    return {
+      ok: false,
+      error: `sop_file must be a path inside this project, not a URL: ${sopFile}. SOPs are compiled at build time; give its path (or the agent name). ${compiled}`,
+    };
   }
   const rel = relative(projectRoot, resolve(projectRoot, sopFile));
   if (rel === '' || rel === '..' || rel.startsWith(`..${sep}`) || isAbsolute(rel)) {

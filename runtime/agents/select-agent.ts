@@ -3,13 +3,12 @@
  * into a message that says what to do. Loading is the first use of an agent's generated module in this
  * process; a module that fails to import or is inconsistent is reported, not thrown.
  */
+import type { AgentIndexEntry } from '../compiled-sop.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { resolveSopFile } from './resolve-sop-file.js';
 
-export type AgentSelection =
-  | { readonly ok: true; readonly agent: PreparedAgent }
-  | { readonly ok: false; readonly error: string };
+export type AgentSelection = { readonly ok: true; readonly agent: PreparedAgent } | { readonly ok: false; readonly error: string };
 
 export interface AgentRequest {
   readonly agent?: string | undefined;
@@ -17,7 +16,7 @@ export interface AgentRequest {
 }
 
 export async function selectAgent(catalog: AgentCatalog, projectRoot: string, request: AgentRequest): Promise<AgentSelection> {
-  let entry;
+  let entry: AgentIndexEntry | undefined;
   if (request.sop_file !== undefined) {
     const resolved = await resolveSopFile(catalog, projectRoot, request.sop_file);
     if (!resolved.ok) return resolved;

@@ -109,7 +109,9 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
     res.setHeader('Allow', 'GET, POST, DELETE');
     sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed');
   });
-  app.use((req: Request, res: Response) => sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: ${req.path}; the MCP endpoint is ${MCP_PATH}`));
+  app.use((req: Request, res: Response) =>
+    sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: ${req.path}; the MCP endpoint is ${MCP_PATH}`),
+  );
   app.use((error: unknown, _req: Request, res: Response, next: NextFunction) => {
     if (res.headersSent) return next(error);
     const type = (error as { type?: unknown }).type;

@@ -90,7 +90,11 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
     const name = FLOWCHART_URI.exec(uri)?.[1];
     const entry = name === undefined ? undefined : catalog.byName(name);
     if (entry === undefined) {
-      throw new McpError(RESOURCE_NOT_FOUND, `Resource not found: ${uri}. Flowcharts are sop://<agent>/flowchart for the compiled agents.`, { uri });
+      throw new McpError(
+        RESOURCE_NOT_FOUND,
+        `Resource not found: ${uri}. Flowcharts are sop://<agent>/flowchart for the compiled agents.`,
+        { uri },
+      );
     }
     const agent = await catalog.load(entry);
     return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: agent.sop.flowchart }] };

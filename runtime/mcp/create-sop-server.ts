@@ -139,7 +139,10 @@ export function createSopServer(options: SopServerOptions): Server {
     const { name, arguments: args } = request.params;
     const tool = TOOLS_BY_NAME.get(name);
     if (tool === undefined) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${SOP_TOOLS.map((known) => known.name).join(', ')}`);
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown tool: ${name}. Available tools: ${SOP_TOOLS.map((known) => known.name).join(', ')}`,
+      );
     }
     const key = extra.sessionId ?? (ownKey ??= `server-${randomUUID()}`);
     return queue.run(key, () => callTool(tool, args, key));

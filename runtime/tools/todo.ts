@@ -34,9 +34,7 @@ const todoItemInput = z.strictObject({
     .min(1, 'content must not be empty')
     .max(MAX_CONTENT, `content must be at most ${MAX_CONTENT} characters`)
     .describe('Task description'),
-  status: z
-    .enum(TODO_STATUSES, { error: `status must be one of ${TODO_STATUSES.join(', ')}` })
-    .describe('Current task status'),
+  status: z.enum(TODO_STATUSES, { error: `status must be one of ${TODO_STATUSES.join(', ')}` }).describe('Current task status'),
   completion_node: z
     .string()
     .min(1)
@@ -74,7 +72,11 @@ export interface TodoAnswer {
 
 export const todoOutput = z.union([todoAnswerSchema, errorAnswerSchema]);
 
-export function writeTodos(agent: PreparedAgent | undefined, session: SessionState, input: TodoInput): ToolOutcome<TodoAnswer | ErrorAnswer> {
+export function writeTodos(
+  agent: PreparedAgent | undefined,
+  session: SessionState,
+  input: TodoInput,
+): ToolOutcome<TodoAnswer | ErrorAnswer> {
   if (agent === undefined) {
     return noAgentLoaded(session, TODO, "completion_node is checked against the agent's terminal nodes, and load_graph resets the list");
   }

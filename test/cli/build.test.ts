@@ -29,8 +29,12 @@ describe('sop build', () => {
     const first = runCli(['build'], dir);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const files = listFiles(join(dir, 'generated'));
-    expect(files).toEqual(expect.arrayContaining(['index.ts', 'registry.ts', 'demo/graph.ts', 'demo/machine.ts', 'other/graph.ts', 'other/machine.ts']));
-    expect(read('generated/demo/graph.ts').split('\n')[0]).toMatch(/^\/\/ @generated from sops\/demo\.md \(sha256:[0-9a-f]{12}\) .*DO NOT EDIT/);
+    expect(files).toEqual(
+      expect.arrayContaining(['index.ts', 'registry.ts', 'demo/graph.ts', 'demo/machine.ts', 'other/graph.ts', 'other/machine.ts']),
+    );
+    expect(read('generated/demo/graph.ts').split('\n')[0]).toMatch(
+      /^\/\/ @generated from sops\/demo\.md \(sha256:[0-9a-f]{12}\) .*DO NOT EDIT/,
+    );
     const before = snapshot();
     const again = runCli(['build'], dir);
     expect(again.code).toBe(0);
@@ -46,7 +50,9 @@ describe('sop build', () => {
       writeFileSync(join(other, 'sops', 'other.md'), read('sops/other.md'));
       writeFileSync(join(other, 'sops', 'demo.md'), read('sops/demo.md'));
       expect(runCli(['build'], other).code).toBe(0);
-      const theirs = Object.fromEntries(listFiles(join(other, 'generated')).map((p) => [p, readFileSync(join(other, 'generated', p), 'utf8')]));
+      const theirs = Object.fromEntries(
+        listFiles(join(other, 'generated')).map((p) => [p, readFileSync(join(other, 'generated', p), 'utf8')]),
+      );
       expect(theirs).toEqual(snapshot());
     } finally {
       rmSync(other, { recursive: true, force: true });
@@ -85,7 +91,7 @@ describe('sop build', () => {
     expect(read('generated/registry.ts')).not.toContain("'other'");
   });
 
-  it('reports every error of every file like a compiler, and leaves the failed file\'s previous output untouched', () => {
+  it("reports every error of every file like a compiler, and leaves the failed file's previous output untouched", () => {
     runCli(['build'], dir);
     const before = snapshot();
     writeFileSync(sop('demo.md'), withLine(19, '### ASKK'));

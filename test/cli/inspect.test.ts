@@ -21,7 +21,13 @@ describe('sop inspect', () => {
       diagnostics: [],
     });
     expect(view.nodes[0]).toEqual({ id: 'START', type: 'stadium', description: 'User contacts Agent', line: expect.any(Number) });
-    expect(view.edges).toContainEqual({ from: 'IS_PENDING_C', to: 'DENY_CANCEL', condition: 'no', style: 'solid', line: expect.any(Number) });
+    expect(view.edges).toContainEqual({
+      from: 'IS_PENDING_C',
+      to: 'DENY_CANCEL',
+      condition: 'no',
+      style: 'solid',
+      line: expect.any(Number),
+    });
     expect(view.decision_nodes).toHaveLength(7);
     expect(view.terminal_nodes).toHaveLength(12);
     expect(view.prompts.AUTH.tools).toEqual(['find_user_id_by_email', 'find_user_id_by_name_zip']);

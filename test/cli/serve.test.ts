@@ -74,7 +74,10 @@ describe('sop serve with the generated registry', () => {
   });
 
   it('over HTTP, serves on a free port and stops cleanly on SIGTERM', async () => {
-    const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], { cwd: PROJECT_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], {
+      cwd: PROJECT_ROOT,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     try {
       const url = await new Promise<string>((resolve, reject) => {
         let stderr = '';

@@ -9,7 +9,9 @@ import { BASE_SOP, withLine } from '../support/sop-text.js';
 
 describe('compileInParallel', () => {
   it('matches single-threaded compilation, diagnostics and all, for a project large enough to use workers', async () => {
-    const { compileInParallel } = (await import(new URL('../../dist/generator/compile-in-parallel.js', import.meta.url).href)) as typeof import('../../generator/compile-in-parallel.js');
+    const { compileInParallel } = (await import(
+      new URL('../../dist/generator/compile-in-parallel.js', import.meta.url).href
+    )) as typeof import('../../generator/compile-in-parallel.js');
     const jobs = Array.from({ length: 40 }, (_, i) => ({
       file: `sops/agent_${i}.md`,
       raw: (i % 7 === 3 ? withLine(19, '### ASKK') : BASE_SOP).replace('agent: demo', `agent: agent_${i}`) + '\n'.repeat(i),
@@ -22,8 +24,13 @@ describe('compileInParallel', () => {
   });
 
   it('hands each result over as soon as it is compiled, once, as the same object it returns', async () => {
-    const { compileInParallel } = (await import(new URL('../../dist/generator/compile-in-parallel.js', import.meta.url).href)) as typeof import('../../generator/compile-in-parallel.js');
-    const jobs = Array.from({ length: 30 }, (_, i) => ({ file: `sops/agent_${i}.md`, raw: BASE_SOP.replace('agent: demo', `agent: agent_${i}`) }));
+    const { compileInParallel } = (await import(
+      new URL('../../dist/generator/compile-in-parallel.js', import.meta.url).href
+    )) as typeof import('../../generator/compile-in-parallel.js');
+    const jobs = Array.from({ length: 30 }, (_, i) => ({
+      file: `sops/agent_${i}.md`,
+      raw: BASE_SOP.replace('agent: demo', `agent: agent_${i}`),
+    }));
     const handed: CompiledFile[] = [];
     const results = await compileInParallel(jobs, (compiled) => handed.push(compiled));
     expect(handed).toHaveLength(jobs.length);

@@ -12,16 +12,50 @@ import { BASE_SOP } from '../support/sop-text.js';
 
 const corpus = [
   BASE_SOP,
-  ...readdirSync(new URL('../../sops/', import.meta.url)).filter((f) => f.endsWith('.md'))
+  ...readdirSync(new URL('../../sops/', import.meta.url))
+    .filter((f) => f.endsWith('.md'))
     .map((f) => readFileSync(new URL(`../../sops/${f}`, import.meta.url), 'utf8')),
 ];
 
-const SNIPPETS = ['---', '```', '```mermaid', '```yaml', '## ', '### ', '-->', '-.->', '|', '[', ']', '{', '}', '(', ')', '"', '%%', ':', '\n', '\t', '&', ';', ':::', 'subgraph', 'end', '\u2028', '\uFEFF', '\r\n'];
+const SNIPPETS = [
+  '---',
+  '```',
+  '```mermaid',
+  '```yaml',
+  '## ',
+  '### ',
+  '-->',
+  '-.->',
+  '|',
+  '[',
+  ']',
+  '{',
+  '}',
+  '(',
+  ')',
+  '"',
+  '%%',
+  ':',
+  '\n',
+  '\t',
+  '&',
+  ';',
+  ':::',
+  'subgraph',
+  'end',
+  '\u2028',
+  '\uFEFF',
+  '\r\n',
+];
 
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('delete-line' as const), at: fc.nat() }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })) }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(fc.constantFrom(...SNIPPETS), fc.string({ maxLength: 8 })),
+  }),
   fc.record({ kind: fc.constant('duplicate-line' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('swap-lines' as const), at: fc.nat(), with: fc.nat() }),
 );

@@ -17,7 +17,12 @@ describe('emitWhileCompiling', () => {
       const emitting = emitWhileCompiling({ preload, runtimeTypes: '../rt.js' });
       for (const compiled of clean) emitting.add(compiled);
       const files = await emitting.finish(clean, true);
-      expect(files).toEqual(emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! })), { runtimeTypes: '../rt.js' }));
+      expect(files).toEqual(
+        emitProject(
+          clean.map((c) => ({ model: c.model!, facts: c.facts! })),
+          { runtimeTypes: '../rt.js' },
+        ),
+      );
     }
   });
 

@@ -20,10 +20,12 @@ describe('golden output', () => {
       const caseDir = join(GOLDEN, name);
       const sopsDir = join(caseDir, 'sops');
       const outDir = join(caseDir, 'generated');
-      const sources = readdirSync(sopsDir).sort().map((f) => ({
-        file: relative(caseDir, join(sopsDir, f)).split(sep).join('/'),
-        raw: readFileSync(join(sopsDir, f), 'utf8'),
-      }));
+      const sources = readdirSync(sopsDir)
+        .sort()
+        .map((f) => ({
+          file: relative(caseDir, join(sopsDir, f)).split(sep).join('/'),
+          raw: readFileSync(join(sopsDir, f), 'utf8'),
+        }));
       const runtimeTypes = relative(outDir, join(ROOT, 'runtime/compiled-sop.js')).split(sep).join('/');
       const build = await buildProject(sources, { runtimeTypes });
       expect(build.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);

@@ -20,7 +20,9 @@ describe('app code using generated/retail_customer_support', () => {
     // @ts-expect-error CHK_CANCEL is a node, but not a successor of AUTH (authentication cannot be skipped)
     const skip: SuccessorOf<'AUTH'> = 'CHK_CANCEL';
     const firstEdge = EDGES.START[0];
-    expectTypeOf(firstEdge).toEqualTypeOf<{ readonly to: 'AUTH'; readonly condition: string | null; readonly style: 'solid' | 'dotted' | 'thick' } | undefined>();
+    expectTypeOf(firstEdge).toEqualTypeOf<
+      { readonly to: 'AUTH'; readonly condition: string | null; readonly style: 'solid' | 'dotted' | 'thick' } | undefined
+    >();
     // @ts-expect-error terminal nodes have no successors
     const fromEnd: SuccessorOf<'END_MOD'> = 'ROUTE';
 

@@ -2,14 +2,7 @@
  * Collects the AST while statements are parsed: node occurrences and edges in source order, and subgraphs with
  * the ids of the nodes written directly inside them. Offsets become block spans here, once.
  */
-import type {
-  EdgeOccurrence,
-  FlowchartAst,
-  FlowDirection,
-  NodeOccurrence,
-  NodeShape,
-  SubgraphOccurrence,
-} from './ast.js';
+import type { EdgeOccurrence, FlowchartAst, FlowDirection, NodeOccurrence, NodeShape, SubgraphOccurrence } from './ast.js';
 import type { LabelText } from './label-text.js';
 import type { LineIndex } from './line-index.js';
 import type { LinkType } from './link-type.js';

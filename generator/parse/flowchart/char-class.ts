@@ -32,9 +32,7 @@ export function isInlineWhitespace(code: number): boolean {
 
 /** ASCII `\w` (what `\b` looks at). */
 export function isWordChar(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f
-  );
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
 }
 
 export function isDigit(code: number): boolean {
@@ -49,10 +47,7 @@ const NODE_PUNCTUATION = new Set([0x21, 0x22, 0x23, 0x24, 0x25, 0x26, 0x27, 0x2a
  * allowed too, but only when the next character is not `>`, `-` or `.` (see {@link isNodeStringDash}).
  */
 export function isNodeStringChar(code: number): boolean {
-  return (
-    (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) ||
-    NODE_PUNCTUATION.has(code)
-  );
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || NODE_PUNCTUATION.has(code);
 }
 
 /** Whether a `-` followed by `next` continues a node id (so `A-B` is one id but `A-->B` is not). */

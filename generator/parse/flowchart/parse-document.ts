@@ -181,4 +181,3 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
   );
   return { idText, quoted: parts[0]?.kind === 'STR' || parts[0]?.kind === 'MD_STR', title };
 }
-

@@ -117,7 +117,7 @@ function parseStyles(ctx: ParseContext, context: string): void {
   } while (stream.accept('COMMA'));
   const after = stream.peek();
   if (after.kind === 'PS') {
-    fail(after, "Mermaid styles cannot contain parentheses", 'Write colours in hex, e.g. fill:#ff0000 instead of fill:rgb(255,0,0).');
+    fail(after, 'Mermaid styles cannot contain parentheses', 'Write colours in hex, e.g. fill:#ff0000 instead of fill:rgb(255,0,0).');
   }
 }
 

@@ -50,7 +50,7 @@ function failNotAnId(token: Token, context: string): never {
     return fail(
       token,
       `Mermaid reads '${token.text}' as an edge id because of its '@'`,
-      'Quote a label that contains \'@\' (A["me@home"]), and keep \'@\' out of node ids.',
+      "Quote a label that contains '@' (A[\"me@home\"]), and keep '@' out of node ids.",
     );
   }
   return expected(token, 'a node id', context);

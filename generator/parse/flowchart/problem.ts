@@ -42,7 +42,5 @@ export class FlowchartSyntaxError {
 
 /** Builds an SOP012 raw problem. */
 export function syntaxProblem(start: number, end: number, message: string, remediation?: string): RawProblem {
-  return remediation === undefined
-    ? { code: 'SOP012', message, start, end }
-    : { code: 'SOP012', message, start, end, remediation };
+  return remediation === undefined ? { code: 'SOP012', message, start, end } : { code: 'SOP012', message, start, end, remediation };
 }

@@ -117,29 +117,39 @@ export function scanEllipseText(c: ScanCursor, p: number): Token | null {
 
 function isLabelDelimiter(code: number): boolean {
   return (
-    code === CH.lbracket || code === CH.rbracket || code === CH.lparen || code === CH.rparen || code === CH.lbrace ||
-    code === CH.rbrace || code === CH.pipe || code === CH.quote
+    code === CH.lbracket ||
+    code === CH.rbracket ||
+    code === CH.lparen ||
+    code === CH.rparen ||
+    code === CH.lbrace ||
+    code === CH.rbrace ||
+    code === CH.pipe ||
+    code === CH.quote
   );
 }
 
 function isTrapDelimiter(code: number): boolean {
   return (
-    code === CH.backslash || code === CH.lbracket || code === CH.rbracket || code === CH.lparen || code === CH.rparen ||
-    code === CH.lbrace || code === CH.rbrace || code === CH.slash
+    code === CH.backslash ||
+    code === CH.lbracket ||
+    code === CH.rbracket ||
+    code === CH.lparen ||
+    code === CH.rparen ||
+    code === CH.lbrace ||
+    code === CH.rbrace ||
+    code === CH.slash
   );
 }
 
 function isTrapEndChar(code: number): boolean {
   return (
-    code === CH.backslash || code === CH.lparen || code === CH.question || code === CH.equals || code === CH.rbracket ||
-    code === CH.rparen
+    code === CH.backslash || code === CH.lparen || code === CH.question || code === CH.equals || code === CH.rbracket || code === CH.rparen
   );
 }
 
 function isEllipseDelimiter(code: number): boolean {
   return (
-    code === CH.lparen || code === CH.rparen || code === CH.lbracket || code === CH.rbracket || code === CH.lbrace ||
-    code === CH.rbrace
+    code === CH.lparen || code === CH.rparen || code === CH.lbracket || code === CH.rbracket || code === CH.lbrace || code === CH.rbrace
   );
 }
 

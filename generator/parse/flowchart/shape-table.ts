@@ -72,10 +72,5 @@ export function spell(kind: TokenKind): string {
 
 /** Whether a token kind opens a label (a shape delimiter or `|`). */
 export function isLabelOpener(kind: TokenKind): boolean {
-  return (
-    kind === 'PIPE' ||
-    kind === 'ELLIPSE_START' ||
-    kind === 'VERTEX_WITH_PROPS_START' ||
-    SHAPES_BY_OPENER.has(kind)
-  );
+  return kind === 'PIPE' || kind === 'ELLIPSE_START' || kind === 'VERTEX_WITH_PROPS_START' || SHAPES_BY_OPENER.has(kind);
 }

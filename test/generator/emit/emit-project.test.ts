@@ -28,9 +28,9 @@ describe('emitProject', () => {
   // tsc checks every module a program reaches: what app code types with must not reach the data tables.
   it('keeps the data out of what app code types with: ids import nothing, machines only xstate, the index no graph', () => {
     const importsOf = (path: string): string[] =>
-      [...(files.find((f) => f.path === path)?.content ?? '').matchAll(/^(?:import|export) .*?from '([^']+)';$|^\} from '([^']+)';$/gm)].map(
-        (m) => m[1] ?? m[2] ?? '',
-      );
+      [
+        ...(files.find((f) => f.path === path)?.content ?? '').matchAll(/^(?:import|export) .*?from '([^']+)';$|^\} from '([^']+)';$/gm),
+      ].map((m) => m[1] ?? m[2] ?? '');
     for (const agent of ['alpha_agent', 'nasty_strings', 'retail_customer_support']) {
       expect(importsOf(`${agent}/ids.ts`), agent).toEqual([]);
       expect(importsOf(`${agent}/machine.ts`), agent).toEqual(['xstate']);
@@ -45,7 +45,7 @@ describe('emitProject', () => {
   });
 
   // A build prints each SOP's files as soon as it has compiled, and the index and registry at the end.
-  it('is each SOP\'s own files plus the project files, however they are put together', () => {
+  it("is each SOP's own files plus the project files, however they are put together", () => {
     const agentFiles = inputs.map((input) => emitAgentFiles(input));
     expect(agentFiles.map((list) => list.map((f) => f.path))).toEqual([
       ['retail_customer_support/graph.ts', 'retail_customer_support/ids.ts', 'retail_customer_support/machine.ts'],
@@ -63,13 +63,18 @@ describe('emitProject', () => {
       expect(file.content).toMatch(/[;}]\n$/);
       expect(file.content).not.toMatch(/[ \t]$/m);
       expect(file.content).not.toContain(process.cwd());
-      expect(file.content).toMatch(/^\/\/ @generated from \S.* \(sha256:[0-9a-f]{12}\) by sop-toolkit\. DO NOT EDIT\. Regenerate: npm run build:sops\n\n/);
+      expect(file.content).toMatch(
+        /^\/\/ @generated from \S.* \(sha256:[0-9a-f]{12}\) by sop-toolkit\. DO NOT EDIT\. Regenerate: npm run build:sops\n\n/,
+      );
     }
   });
 
   it('keeps lines within 120 columns, except the header and strings too long to fit', () => {
     for (const file of emitProject([retailFixture(), syntheticFixture(40)])) {
-      const long = file.content.split('\n').slice(1).filter((line) => line.length > 120);
+      const long = file.content
+        .split('\n')
+        .slice(1)
+        .filter((line) => line.length > 120);
       expect(long, file.path).toEqual([]);
     }
   });
@@ -111,17 +116,13 @@ describe('emitProject', () => {
 
   it('writes a registry of lazy loaders sorted by agent', () => {
     const registry = files.find((f) => f.path === 'registry.ts')?.content ?? '';
-    expect(registry).toContain(
-      "export type AgentName = 'alpha_agent' | 'nasty_strings' | 'retail_customer_support';",
-    );
+    expect(registry).toContain("export type AgentName = 'alpha_agent' | 'nasty_strings' | 'retail_customer_support';");
     expect([...registry.matchAll(/^ {4}agent: '(\w+)',$/gm)].map((m) => m[1])).toEqual([
       'alpha_agent',
       'nasty_strings',
       'retail_customer_support',
     ]);
-    expect(registry).toContain(
-      "    load: () => import('./retail_customer_support/graph.js').then((m) => m.SOP),\n",
-    );
+    expect(registry).toContain("    load: () => import('./retail_customer_support/graph.js').then((m) => m.SOP),\n");
     expect(registry).toContain("    sourceFile: 'sops/nasty strings.md',\n");
     // Nothing is imported eagerly: only types at the top.
     expect(registry.match(/^import .*$/gm)).toEqual(["import type { AgentIndexEntry } from '../runtime/compiled-sop.js';"]);

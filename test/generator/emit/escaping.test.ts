@@ -78,13 +78,15 @@ describe('a whole generated module', () => {
       model: model.model,
       mcpServers: model.mcpServers,
     });
-    expect(Object.is((data['AGENT_META'] as { model: { 'has space': unknown[] } }).model['has space'][2], -0)).toBe(
-      true,
-    );
+    expect(Object.is((data['AGENT_META'] as { model: { 'has space': unknown[] } }).model['has space'][2], -0)).toBe(true);
     const nodes = data['NODES'] as Record<string, { description: string }>;
     expect(model.nodes.map((n) => nodes[n.id]?.description)).toEqual(model.nodes.map((n) => n.description));
     const edges = data['EDGES'] as Record<string, { condition: string | null }[]>;
-    expect(Object.values(edges).flat().map((e) => e.condition)).toEqual(model.edges.map((e) => e.condition));
+    expect(
+      Object.values(edges)
+        .flat()
+        .map((e) => e.condition),
+    ).toEqual(model.edges.map((e) => e.condition));
     const prompts = data['PROMPTS'] as Record<string, { prompt: string; examples: unknown[] }>;
     for (const p of model.prompts) {
       expect(prompts[p.nodeId]?.prompt).toBe(p.prompt);

@@ -24,10 +24,7 @@ function transpile(source: string): string {
   return outputText;
 }
 
-export async function evaluateModule(
-  source: string,
-  siblings: Readonly<Record<string, string>> = {},
-): Promise<Record<string, unknown>> {
+export async function evaluateModule(source: string, siblings: Readonly<Record<string, string>> = {}): Promise<Record<string, unknown>> {
   if (!dir) {
     dir = mkdtempSync(join(tmpdir(), 'sop-eval-'));
     writeFileSync(join(dir, 'package.json'), '{ "type": "module" }\n');

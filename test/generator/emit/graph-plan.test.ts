@@ -46,15 +46,26 @@ describe('ids module of the retail fixture', () => {
   it('holds the id tuples `as const`, their unions, the successor types, and nothing else', () => {
     expect(ids.match(/as const/g)).toHaveLength(4);
     expect([...ids.matchAll(/^export (?:const|type|interface) (\w+)/gm)].map((m) => m[1])).toEqual([
-      'NODE_IDS', 'NodeId', 'DECISION_NODE_IDS', 'DecisionNodeId', 'TERMINAL_NODE_IDS', 'TerminalNodeId',
-      'TOOL_NAMES', 'ToolName', 'Successors', 'SuccessorOf',
+      'NODE_IDS',
+      'NodeId',
+      'DECISION_NODE_IDS',
+      'DecisionNodeId',
+      'TERMINAL_NODE_IDS',
+      'TerminalNodeId',
+      'TOOL_NAMES',
+      'ToolName',
+      'Successors',
+      'SuccessorOf',
     ]);
     expect(ids).toContain('export type NodeId = (typeof NODE_IDS)[number];');
     expect(ids).toContain('export type SuccessorOf<N extends NodeId> = Successors[N];');
   });
 
   it('types the successors of every node, never for terminals', () => {
-    const successors = ids.slice(ids.indexOf('export interface Successors {'), ids.indexOf('}\n', ids.indexOf('export interface Successors')));
+    const successors = ids.slice(
+      ids.indexOf('export interface Successors {'),
+      ids.indexOf('}\n', ids.indexOf('export interface Successors')),
+    );
     expect(successors.split('\n').slice(1)).toEqual([
       "  readonly START: 'AUTH';",
       "  readonly AUTH: 'ROUTE';",
@@ -144,9 +155,7 @@ describe('graph module of the retail fixture', () => {
     expect(m['DECISION_NODE_IDS']).toEqual(facts.decisionNodes);
     expect(m['TERMINAL_NODE_IDS']).toEqual(['DENY_CANCEL', 'DONE']);
     expect(m['TOOL_NAMES']).toEqual(model.tools.map((t) => t.name));
-    expect(m['NODES']).toEqual(
-      Object.fromEntries(model.nodes.map((n) => [n.id, { id: n.id, type: n.type, description: n.description }])),
-    );
+    expect(m['NODES']).toEqual(Object.fromEntries(model.nodes.map((n) => [n.id, { id: n.id, type: n.type, description: n.description }])));
     const edges = m['EDGES'] as Record<string, unknown[]>;
     expect(Object.keys(edges)).toEqual(model.nodes.map((n) => n.id));
     expect(Object.entries(edges).flatMap(([from, list]) => list.map((e) => ({ from, ...(e as object) })))).toEqual(
@@ -194,8 +203,22 @@ describe('graph module of the retail fixture', () => {
     expect(sop['entryNode']).toBe('START');
     expect(sop['hubs']).toEqual(['ROUTE']);
     expect(Object.keys(sop)).toEqual([
-      'meta', 'sourceFile', 'sourceHash', 'entryNode', 'hubs', 'nodeIds', 'nodes', 'edges', 'prompts',
-      'decisionNodes', 'terminalNodes', 'tools', 'toolsByNode', 'systemPrompt', 'systemPromptSections', 'flowchart',
+      'meta',
+      'sourceFile',
+      'sourceHash',
+      'entryNode',
+      'hubs',
+      'nodeIds',
+      'nodes',
+      'edges',
+      'prompts',
+      'decisionNodes',
+      'terminalNodes',
+      'tools',
+      'toolsByNode',
+      'systemPrompt',
+      'systemPromptSections',
+      'flowchart',
     ]);
   });
 });

@@ -44,9 +44,7 @@ describe('machine module of the retail fixture', () => {
 
   it('writes flat states in flowchart order with label, shape, transitions; terminals final', () => {
     const keys = [...text.matchAll(/^ {4}(\w+): \{/gm)].map((m) => m[1]);
-    expect(keys).toEqual([
-      'START', 'AUTH', 'ROUTE', 'CHK_CANCEL', 'IS_PENDING_C', 'COLLECT_CANCEL', 'DENY_CANCEL', 'DONE',
-    ]);
+    expect(keys).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_CANCEL', 'IS_PENDING_C', 'COLLECT_CANCEL', 'DENY_CANCEL', 'DONE']);
     expect(text).toContain(
       '    ROUTE: {\n' +
         "      description: 'Intent?',\n" +
@@ -57,12 +55,8 @@ describe('machine module of the retail fixture', () => {
         '      },\n' +
         '    },\n',
     );
-    expect(text).toContain(
-      "        'GOTO.ROUTE': { target: 'ROUTE', description: 'user changes mind', meta: { style: 'dotted' } },\n",
-    );
-    expect(text).toContain(
-      "    DONE: {\n      description: 'Done',\n      meta: { type: 'stadium' },\n      type: 'final',\n    },\n",
-    );
+    expect(text).toContain("        'GOTO.ROUTE': { target: 'ROUTE', description: 'user changes mind', meta: { style: 'dotted' } },\n");
+    expect(text).toContain("    DONE: {\n      description: 'Done',\n      meta: { type: 'stadium' },\n      type: 'final',\n    },\n");
   });
 });
 

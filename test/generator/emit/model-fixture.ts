@@ -191,10 +191,12 @@ export const NASTY_STRINGS: readonly string[] = [
   'back\\slash \\n not a newline, \\u0041 not an A',
   'ends with a backslash \\',
   'two at the end \\\\',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the emitter must escape `${` in string literals
   'backtick ` and ${template} and `${nested}`',
   'line\u2028separator and paragraph\u2029separator',
   'emoji 👩‍💻 🚀 and ZWJ family 👨‍👩‍👧',
   'bidi \u202Eevil\u202C and BOM \uFEFF and NUL \u0000 and DEL \u007F',
+  // biome-ignore lint/suspicious/noUselessEscapeInString: `<\/` is written as such on purpose
   'comment */ and // and /* and <\/script>',
   'CRLF\r\nline\ttab',
   'multi\nline\n\nwith blank line and trailing newline\n',

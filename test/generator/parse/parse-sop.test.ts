@@ -86,8 +86,12 @@ describe('parseSop + buildModel', () => {
     const map = compileSop('sops/demo.md', mapForm);
     expect(map.diagnostics).toEqual([]);
     expect(map.model!.promptForm).toBe('yaml-map');
-    const strip = (p: { nodeId: string; prompt: string; tools: readonly { name: string }[]; examples: unknown }) =>
-      ({ nodeId: p.nodeId, prompt: p.prompt, tools: p.tools.map((t) => t.name), examples: p.examples });
+    const strip = (p: { nodeId: string; prompt: string; tools: readonly { name: string }[]; examples: unknown }) => ({
+      nodeId: p.nodeId,
+      prompt: p.prompt,
+      tools: p.tools.map((t) => t.name),
+      examples: p.examples,
+    });
     expect(map.model!.prompts.map(strip)).toEqual(headings.model!.prompts.map(strip));
     expect(map.model!.prompts[0]!.span.start).toEqual({ line: 21, column: 3 });
   });

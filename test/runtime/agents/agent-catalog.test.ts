@@ -41,17 +41,25 @@ describe('agent catalog', () => {
 
   it('retries a load that failed', async () => {
     let attempts = 0;
-    const flaky = { ...indexEntry(SUPPORT_DESK), load: async () => (++attempts === 1 ? Promise.reject(new Error('disk hiccup')) : SUPPORT_DESK) };
+    const flaky = {
+      ...indexEntry(SUPPORT_DESK),
+      load: async () => (++attempts === 1 ? Promise.reject(new Error('disk hiccup')) : SUPPORT_DESK),
+    };
     const catalog = catalogFor([flaky]);
     await expect(catalog.load(flaky)).rejects.toThrow('disk hiccup');
     await expect(catalog.load(flaky)).resolves.toMatchObject({ name: 'support_desk' });
   });
 
   it('refuses a registry that lists an agent twice', () => {
-    expect(() => catalogFor([indexEntry(SUPPORT_DESK), { ...indexEntry(TINY_FLOW), agent: 'support_desk' }])).toThrow('Agent registry lists support_desk twice.');
+    expect(() => catalogFor([indexEntry(SUPPORT_DESK), { ...indexEntry(TINY_FLOW), agent: 'support_desk' }])).toThrow(
+      'Agent registry lists support_desk twice.',
+    );
   });
 
   it('sorts entries by agent name', () => {
-    expect(catalogFor([indexEntry(TINY_FLOW), indexEntry(SUPPORT_DESK)]).entries.map((entry) => entry.agent)).toEqual(['support_desk', 'tiny_flow']);
+    expect(catalogFor([indexEntry(TINY_FLOW), indexEntry(SUPPORT_DESK)]).entries.map((entry) => entry.agent)).toEqual([
+      'support_desk',
+      'tiny_flow',
+    ]);
   });
 });

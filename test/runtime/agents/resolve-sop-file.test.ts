@@ -47,21 +47,33 @@ describe('resolveSopFile', () => {
     });
   });
 
-  it.each(['https://example.com/sops/support_desk.md', 'http://127.0.0.1/sops/support_desk.md', 'file:///etc/passwd', 'data:text/plain,hi', '//example.com/x.md'])(
-    'refuses the URL %s',
-    async (url) => {
-      const resolved = await resolveSopFile(catalog, FIXTURE_ROOT, url);
-      expect(resolved).toEqual({ ok: false, error: expect.stringContaining(`sop_file must be a path inside this project, not a URL: ${url}.`) });
-    },
-  );
+  it.each([
+    'https://example.com/sops/support_desk.md',
+    'http://127.0.0.1/sops/support_desk.md',
+    'file:///etc/passwd',
+    'data:text/plain,hi',
+    '//example.com/x.md',
+  ])('refuses the URL %s', async (url) => {
+    const resolved = await resolveSopFile(catalog, FIXTURE_ROOT, url);
+    expect(resolved).toEqual({
+      ok: false,
+      error: expect.stringContaining(`sop_file must be a path inside this project, not a URL: ${url}.`),
+    });
+  });
 
   it.each(['../agents.ts', '../../../../package.json', '/etc/passwd', '.', ''])('refuses %s outside the project', async (path) => {
     const resolved = await resolveSopFile(catalog, FIXTURE_ROOT, path);
-    expect(resolved).toEqual({ ok: false, error: `sop_file ${path} is outside the project: only the project's compiled SOPs are served. ${COMPILED}` });
+    expect(resolved).toEqual({
+      ok: false,
+      error: `sop_file ${path} is outside the project: only the project's compiled SOPs are served. ${COMPILED}`,
+    });
   });
 
   it.runIf(existsSync('/dev/zero'))('never reads a path that is not registered (reading /dev/zero would never end)', async () => {
     expect(await resolveSopFile(catalog, FIXTURE_ROOT, '/dev/zero')).toMatchObject({ ok: false });
-    expect(await resolveSopFile(catalog, '/dev', 'zero')).toMatchObject({ ok: false, error: expect.stringContaining('zero is not a compiled SOP') });
+    expect(await resolveSopFile(catalog, '/dev', 'zero')).toMatchObject({
+      ok: false,
+      error: expect.stringContaining('zero is not a compiled SOP'),
+    });
   });
 });

@@ -37,7 +37,14 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect(entry, `${AGENT} is not in generated/registry.ts`).toBeDefined();
     sop = await (entry as AgentIndexEntry).load();
     client = new Client({ name: 'seed-walkthrough', version: '0.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(PROJECT_ROOT, 'dist/cli/main.js'), 'serve'], cwd: PROJECT_ROOT, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(PROJECT_ROOT, 'dist/cli/main.js'), 'serve'],
+        cwd: PROJECT_ROOT,
+        stderr: 'pipe',
+      }),
+    );
     await client.listTools();
   });
   afterAll(() => client?.close());
@@ -96,11 +103,44 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect(answer.system_prompt_sections.filter((section: string) => seedSections.includes(section))).toEqual(seedSections);
     expect(answer.mcp_servers[0]).toMatchObject({ name: 'retail-tools', url: 'https://mcp.retailco.com/sse' });
     expect(answer.graph.node_count).toBe(sop.nodeIds.length);
-    expect([...answer.graph.decision_nodes].sort()).toEqual(['IS_DELIVERED_E', 'IS_DELIVERED_R', 'IS_GC_OK', 'IS_PENDING_C', 'IS_PENDING_M', 'MOD_TYPE', 'ROUTE']);
-    expect([...answer.graph.terminal_nodes].sort()).toEqual(
-      ['DENY_CANCEL', 'DENY_EXCH', 'DENY_MOD', 'DENY_PAY', 'DENY_RETURN', 'END_CANCEL', 'END_EXCH', 'END_INFO', 'END_MOD', 'END_RETURN', 'END_UADDR', 'ESCALATE_HUMAN'],
-    );
-    for (const id of ['AUTH', 'INFO', 'CHK_CANCEL', 'COLLECT_CANCEL', 'DO_CANCEL', 'CHK_MOD', 'COLLECT_MOD_ITEMS', 'DO_MOD_ITEMS', 'COLLECT_RETURN', 'DO_RETURN', 'COLLECT_EXCH', 'DO_EXCH', 'ESCALATE_HUMAN']) {
+    expect([...answer.graph.decision_nodes].sort()).toEqual([
+      'IS_DELIVERED_E',
+      'IS_DELIVERED_R',
+      'IS_GC_OK',
+      'IS_PENDING_C',
+      'IS_PENDING_M',
+      'MOD_TYPE',
+      'ROUTE',
+    ]);
+    expect([...answer.graph.terminal_nodes].sort()).toEqual([
+      'DENY_CANCEL',
+      'DENY_EXCH',
+      'DENY_MOD',
+      'DENY_PAY',
+      'DENY_RETURN',
+      'END_CANCEL',
+      'END_EXCH',
+      'END_INFO',
+      'END_MOD',
+      'END_RETURN',
+      'END_UADDR',
+      'ESCALATE_HUMAN',
+    ]);
+    for (const id of [
+      'AUTH',
+      'INFO',
+      'CHK_CANCEL',
+      'COLLECT_CANCEL',
+      'DO_CANCEL',
+      'CHK_MOD',
+      'COLLECT_MOD_ITEMS',
+      'DO_MOD_ITEMS',
+      'COLLECT_RETURN',
+      'DO_RETURN',
+      'COLLECT_EXCH',
+      'DO_EXCH',
+      'ESCALATE_HUMAN',
+    ]) {
       expect(answer.graph.nodes_with_prompts).toContain(id);
     }
     expect(answer.system_prompt).toContain(sop.flowchart.trim());
@@ -134,7 +174,9 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   it('phase 3: changes the order address and is reminded at END_MOD', async () => {
     const route = await go('ROUTE');
     expect(route.node.type).toBe('rhombus');
-    expect(route.edges.map((edge: { to: string }) => edge.to)).toEqual(expect.arrayContaining(['CHK_MOD', 'COLLECT_USER_ADDR', 'CHK_EXCH']));
+    expect(route.edges.map((edge: { to: string }) => edge.to)).toEqual(
+      expect.arrayContaining(['CHK_MOD', 'COLLECT_USER_ADDR', 'CHK_EXCH']),
+    );
 
     const check = await go('CHK_MOD');
     expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_order_details'] });
@@ -177,7 +219,10 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect((await go('ROUTE')).path).toEqual(['START', 'AUTH', 'ROUTE']);
 
     const collect = await go('COLLECT_USER_ADDR');
-    expect(collect.node).toMatchObject({ description: 'Collect: user_id, new address', prompt: 'Collect:\n1. **user_id**\n2. **new default address**' });
+    expect(collect.node).toMatchObject({
+      description: 'Collect: user_id, new address',
+      prompt: 'Collect:\n1. **user_id**\n2. **new default address**',
+    });
     expect(collect.edges).toEqual([{ to: 'DO_USER_ADDR', condition: null }]);
 
     const end = await via('END_UADDR');
@@ -202,11 +247,19 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
 
     const collect = await via('COLLECT_EXCH');
     expect(path.slice(-3)).toEqual(['CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH']);
-    expect(collect.node).toMatchObject({ description: 'Collect: order_id, all item exchanges', tools: ['calculate', 'exchange_delivered_order_items'] });
-    expect(collect.node.prompt).toMatch(/^Collect ALL items to exchange at once:\n1\. \*\*order_id\*\*\n2\. \*\*list of item_id → new_item_id\*\*/);
+    expect(collect.node).toMatchObject({
+      description: 'Collect: order_id, all item exchanges',
+      tools: ['calculate', 'exchange_delivered_order_items'],
+    });
+    expect(collect.node.prompt).toMatch(
+      /^Collect ALL items to exchange at once:\n1\. \*\*order_id\*\*\n2\. \*\*list of item_id → new_item_id\*\*/,
+    );
     expect(collect.node.prompt).toContain('- Remind user to confirm ALL items');
     expect(collect.node.prompt).toContain('- No new order needed');
-    expect(collect.node.examples[0]).toEqual({ user: 'I want to swap my tablet for a different one', agent: expect.stringMatching(/^Sure! Which variant would you like instead\?/) });
+    expect(collect.node.examples[0]).toEqual({
+      user: 'I want to swap my tablet for a different one',
+      agent: expect.stringMatching(/^Sure! Which variant would you like instead\?/),
+    });
     expect(collect.edges).toEqual([{ to: 'DO_EXCH', condition: null }]);
 
     const end = await via('END_EXCH');
@@ -226,10 +279,23 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   it('refuses the moves the seed forbids on the real agent, changing nothing', async () => {
     // Now at END_EXCH: a non-successor is refused with the successors, the entry node and the opened hub.
     const refused = await callTool(client, 'goto_node', { node_id: 'COLLECT_CANCEL' });
-    expect(refused).toEqual({ isError: false, answer: { valid: false, error: 'Cannot reach COLLECT_CANCEL from END_EXCH', current_node: 'END_EXCH', valid_next: ['START', 'ROUTE'] } });
+    expect(refused).toEqual({
+      isError: false,
+      answer: {
+        valid: false,
+        error: 'Cannot reach COLLECT_CANCEL from END_EXCH',
+        current_node: 'END_EXCH',
+        valid_next: ['START', 'ROUTE'],
+      },
+    });
     await go('START');
     // After a restart, ROUTE is closed again: authentication cannot be skipped.
-    expect((await callTool(client, 'goto_node', { node_id: 'ROUTE' })).answer).toEqual({ valid: false, error: 'Cannot reach ROUTE from START', current_node: 'START', valid_next: ['AUTH', 'START'] });
+    expect((await callTool(client, 'goto_node', { node_id: 'ROUTE' })).answer).toEqual({
+      valid: false,
+      error: 'Cannot reach ROUTE from START',
+      current_node: 'START',
+      valid_next: ['AUTH', 'START'],
+    });
     await go('AUTH');
   });
 });

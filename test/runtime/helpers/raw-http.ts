@@ -12,7 +12,10 @@ export interface RawResponse {
 
 export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
-export function rawRequest(url: string, options: { method?: string; headers?: Record<string, string>; body?: string }): Promise<RawResponse> {
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method: options.method ?? 'POST', headers: options.headers ?? {} }, (res) => {
       const chunks: Buffer[] = [];

@@ -11,7 +11,12 @@ export interface StdioRun {
   readonly exitCode: number | null;
 }
 
-export function runStdio(command: string, args: readonly string[], messages: readonly object[], options: { cwd?: string; timeoutMs?: number } = {}): Promise<StdioRun> {
+export function runStdio(
+  command: string,
+  args: readonly string[],
+  messages: readonly object[],
+  options: { cwd?: string; timeoutMs?: number } = {},
+): Promise<StdioRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: options.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
@@ -55,7 +60,12 @@ export function runStdio(command: string, args: readonly string[], messages: rea
 /** The messages of a short, complete conversation with the support_desk-like fixture or any agent. */
 export function conversation(calls: readonly { name: string; arguments: object }[]): object[] {
   return [
-    { jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stdio-test', version: '0' } } },
+    {
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'stdio-test', version: '0' } },
+    },
     { jsonrpc: '2.0', method: 'notifications/initialized' },
     { jsonrpc: '2.0', id: 1, method: 'tools/list' },
     ...calls.map((call, index) => ({ jsonrpc: '2.0', id: index + 2, method: 'tools/call', params: call })),
@@ -63,7 +73,9 @@ export function conversation(calls: readonly { name: string; arguments: object }
 }
 
 /** Every stdout line parsed; throws on a line that is not a JSON-RPC 2.0 message. */
-export function jsonRpcLines(stdout: string): { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } }[] {
+export function jsonRpcLines(
+  stdout: string,
+): { id?: unknown; result?: Record<string, unknown>; error?: { code: number; message: string } }[] {
   const lines = stdout.split('\n');
   if (lines.at(-1) === '') lines.pop();
   return lines.map((line) => {

@@ -50,9 +50,9 @@ describe('Streamable HTTP', () => {
     // b sees its own agent and path, not a's.
     expect((await callTool(b.client, 'goto_node', { node_id: 'AUTH' })).answer.error).toMatch(/^Node not found: AUTH/);
     expect((await callTool(b.client, 'goto_node', { node_id: 'STEP' })).answer.path).toEqual(['BEGIN', 'STEP']);
-    expect((await callTool(b.client, 'todo', { todos: [{ content: 'x', status: 'pending', completion_node: 'END_ADDR' }] })).answer.error).toContain(
-      'END_ADDR is not a terminal node of tiny_flow',
-    );
+    expect(
+      (await callTool(b.client, 'todo', { todos: [{ content: 'x', status: 'pending', completion_node: 'END_ADDR' }] })).answer.error,
+    ).toContain('END_ADDR is not a terminal node of tiny_flow');
     expect((await callTool(a.client, 'goto_node', { node_id: 'ROUTE' })).answer.path).toEqual(['START', 'AUTH', 'ROUTE']);
     await a.transport.terminateSession();
     await b.transport.terminateSession();
@@ -88,16 +88,22 @@ describe('Streamable HTTP', () => {
   });
 
   it('refuses a foreign Origin with 403 even when the Host is good', async () => {
-    const response = await rawRequest(server.url, { headers: { ...MCP_HEADERS, host, origin: 'http://evil.example.com' }, body: initializeBody() });
+    const response = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host, origin: 'http://evil.example.com' },
+      body: initializeBody(),
+    });
     expect(response.status).toBe(403);
     expect(response.headers['content-type']).toMatch(/^application\/json/);
     expect(jsonRpcError(response.body).message).toBe('Forbidden: Origin http://evil.example.com is not allowed');
   });
 
-  it.each(['null', 'file://', 'http://127.0.0.1.evil.example.com', 'http://localhost.evil.example.com:8080'])('refuses Origin %s', async (origin) => {
-    const response = await rawRequest(server.url, { headers: { ...MCP_HEADERS, host, origin }, body: initializeBody() });
-    expect(response.status).toBe(403);
-  });
+  it.each(['null', 'file://', 'http://127.0.0.1.evil.example.com', 'http://localhost.evil.example.com:8080'])(
+    'refuses Origin %s',
+    async (origin) => {
+      const response = await rawRequest(server.url, { headers: { ...MCP_HEADERS, host, origin }, body: initializeBody() });
+      expect(response.status).toBe(403);
+    },
+  );
 
   it.each([undefined, 'http://localhost:6274', 'http://127.0.0.1:5173'])('accepts a local or absent Origin (%s)', async (origin) => {
     const headers: Record<string, string> = { ...MCP_HEADERS, host };
@@ -123,10 +129,16 @@ describe('Streamable HTTP', () => {
   });
 
   it('answers requests outside a session, or elsewhere, with JSON-RPC errors', async () => {
-    const noSession = await rawRequest(server.url, { headers: { ...MCP_HEADERS, host }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }) });
+    const noSession = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
     expect(noSession.status).toBe(400);
     expect(jsonRpcError(noSession.body).message).toContain('initialize');
-    const unknown = await rawRequest(server.url, { method: 'GET', headers: { host, accept: 'text/event-stream', 'mcp-session-id': 'not-a-session' } });
+    const unknown = await rawRequest(server.url, {
+      method: 'GET',
+      headers: { host, accept: 'text/event-stream', 'mcp-session-id': 'not-a-session' },
+    });
     expect(unknown.status).toBe(404);
     const getWithout = await rawRequest(server.url, { method: 'GET', headers: { host, accept: 'text/event-stream' } });
     expect(getWithout.status).toBe(400);

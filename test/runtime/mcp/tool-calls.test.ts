@@ -38,15 +38,24 @@ async function moves(session: Connected, ids: readonly string[]): Promise<void> 
 }
 
 describe('load_graph', () => {
-  it.each([{ agent: 'support_desk' }, { sop_file: 'sops/support_desk.md' }])('answers the seed shape plus the system prompt for %o', async (args) => {
-    const session = await connect();
-    expect(await session.call('load_graph', args)).toEqual({ isError: false, answer: DESK_ANSWER });
-  });
+  it.each([{ agent: 'support_desk' }, { sop_file: 'sops/support_desk.md' }])(
+    'answers the seed shape plus the system prompt for %o',
+    async (args) => {
+      const session = await connect();
+      expect(await session.call('load_graph', args)).toEqual({ isError: false, answer: DESK_ANSWER });
+    },
+  );
 
   it('answers model null and no servers for an agent without them', async () => {
     const session = await connect();
     const { answer } = await session.call('load_graph', { agent: 'tiny_flow' });
-    expect(answer).toMatchObject({ agent: 'tiny_flow', entry_node: 'BEGIN', model: null, mcp_servers: [], graph: { nodes_with_prompts: [] } });
+    expect(answer).toMatchObject({
+      agent: 'tiny_flow',
+      entry_node: 'BEGIN',
+      model: null,
+      mcp_servers: [],
+      graph: { nodes_with_prompts: [] },
+    });
   });
 
   it('resets the path and the todos', async () => {
@@ -55,7 +64,11 @@ describe('load_graph', () => {
     await session.call('todo', { todos: [{ content: 'Refund', status: 'in_progress', completion_node: 'END_REFUND' }] });
     await moves(session, ['START', 'AUTH', 'ROUTE']);
     await session.call('load_graph', { agent: 'support_desk' });
-    expect((await session.call('goto_node', { node_id: 'CHK_REFUND' })).answer).toMatchObject({ valid: false, current_node: null, valid_next: ['START'] });
+    expect((await session.call('goto_node', { node_id: 'CHK_REFUND' })).answer).toMatchObject({
+      valid: false,
+      current_node: null,
+      valid_next: ['START'],
+    });
     await moves(session, ['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND']);
     expect((await session.call('goto_node', { node_id: 'END_REFUND' })).answer).not.toHaveProperty('todo_reminder');
   });
@@ -63,7 +76,10 @@ describe('load_graph', () => {
   it.each([
     [{ agent: 'nobody' }, 'Unknown agent: nobody. Compiled agents: [support_desk, tiny_flow]. A new SOP needs `npm run build:sops`.'],
     [{ sop_file: 'sops/nobody.md' }, 'sops/nobody.md is not a compiled SOP of this project. Run `npm run build:sops`'],
-    [{ sop_file: 'https://example.com/retail.md' }, 'sop_file must be a path inside this project, not a URL: https://example.com/retail.md.'],
+    [
+      { sop_file: 'https://example.com/retail.md' },
+      'sop_file must be a path inside this project, not a URL: https://example.com/retail.md.',
+    ],
     [{ sop_file: '../../../../etc/passwd' }, 'sop_file ../../../../etc/passwd is outside the project'],
     [{ sop_file: 'sops/tiny_flow.md' }, 'sops/tiny_flow.md was compiled but no longer exists'],
   ])('refuses %o clearly and keeps the loaded agent', async (args, message) => {
@@ -84,7 +100,10 @@ describe('load_graph', () => {
       writeFileSync(join(project, 'sops/support_desk.md'), 'edited\n', { flag: 'a' });
       const session = await connect({ projectRoot: project });
       const refused = await session.call('load_graph', { sop_file: 'sops/support_desk.md' });
-      expect(refused).toMatchObject({ isError: true, answer: { error: expect.stringContaining('sops/support_desk.md changed since it was compiled') } });
+      expect(refused).toMatchObject({
+        isError: true,
+        answer: { error: expect.stringContaining('sops/support_desk.md changed since it was compiled') },
+      });
       expect(refused.answer.error).toContain('npm run build:sops');
       // The agent itself is still served by name: the stale check is about the file the caller named.
       expect((await session.call('load_graph', { agent: 'support_desk' })).isError).toBe(false);
@@ -94,7 +113,12 @@ describe('load_graph', () => {
   });
 
   it('reports a generated module that cannot be loaded, and is still usable afterwards', async () => {
-    const broken = { agent: 'broken', sourceFile: 'sops/broken.md', sourceHash: SUPPORT_DESK.sourceHash, load: () => Promise.reject(new Error('Cannot find module graph.js')) };
+    const broken = {
+      agent: 'broken',
+      sourceFile: 'sops/broken.md',
+      sourceHash: SUPPORT_DESK.sourceHash,
+      load: () => Promise.reject(new Error('Cannot find module graph.js')),
+    };
     const session = await connect({ agents: [broken, ...FIXTURE_AGENTS] });
     expect(await session.call('load_graph', { agent: 'broken' })).toEqual({
       isError: true,
@@ -124,14 +148,19 @@ describe('todo through the server', () => {
     }
     // The reminder still comes from the list written before the rejected writes.
     await moves(session, ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR']);
-    expect((await session.call('goto_node', { node_id: 'END_ADDR' })).answer.todo_reminder).toBe('Reached completion node END_ADDR. Update todos and proceed to next task.');
+    expect((await session.call('goto_node', { node_id: 'END_ADDR' })).answer.todo_reminder).toBe(
+      'Reached completion node END_ADDR. Update todos and proceed to next task.',
+    );
   });
 });
 
 describe('goto_node through the server', () => {
   it('needs load_graph first', async () => {
     const session = await connect();
-    expect(await session.call('goto_node', { node_id: 'START' })).toMatchObject({ isError: true, answer: { error: expect.stringMatching(/^No agent loaded/) } });
+    expect(await session.call('goto_node', { node_id: 'START' })).toMatchObject({
+      isError: true,
+      answer: { error: expect.stringMatching(/^No agent loaded/) },
+    });
   });
 
   it('answers an illegal move as a normal result and an unknown node as an error, both changing nothing', async () => {
@@ -140,17 +169,46 @@ describe('goto_node through the server', () => {
     await moves(session, ['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']);
     expect(await session.call('goto_node', { node_id: 'DO_ADDR' })).toEqual({
       isError: false,
-      answer: { valid: false, error: 'Cannot reach DO_ADDR from IS_ELIGIBLE', current_node: 'IS_ELIGIBLE', valid_next: ['DENY_REFUND', 'DO_REFUND', 'START', 'ROUTE'] },
+      answer: {
+        valid: false,
+        error: 'Cannot reach DO_ADDR from IS_ELIGIBLE',
+        current_node: 'IS_ELIGIBLE',
+        valid_next: ['DENY_REFUND', 'DO_REFUND', 'START', 'ROUTE'],
+      },
     });
     const unknown = await session.call('goto_node', { node_id: 'END_EXCH' });
-    expect(unknown).toMatchObject({ isError: true, answer: { valid: false, error: expect.stringMatching(/^Node not found: END_EXCH\. Valid nodes: \[START, AUTH, ROUTE, /) } });
-    expect((await session.call('goto_node', { node_id: 'DO_REFUND' })).answer.path).toEqual(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND']);
+    expect(unknown).toMatchObject({
+      isError: true,
+      answer: { valid: false, error: expect.stringMatching(/^Node not found: END_EXCH\. Valid nodes: \[START, AUTH, ROUTE, /) },
+    });
+    expect((await session.call('goto_node', { node_id: 'DO_REFUND' })).answer.path).toEqual([
+      'START',
+      'AUTH',
+      'ROUTE',
+      'CHK_REFUND',
+      'IS_ELIGIBLE',
+      'DO_REFUND',
+    ]);
   });
 
   it('serialises the calls of one conversation: pipelined moves apply in order', async () => {
     const session = await connect();
     await session.call('load_graph', { agent: 'support_desk' });
-    const route = ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR'];
+    const route = [
+      'START',
+      'AUTH',
+      'ROUTE',
+      'COLLECT_ADDR',
+      'ROUTE',
+      'CHK_REFUND',
+      'IS_ELIGIBLE',
+      'DO_REFUND',
+      'END_REFUND',
+      'ROUTE',
+      'COLLECT_ADDR',
+      'DO_ADDR',
+      'END_ADDR',
+    ];
     const answers = await Promise.all(route.map((id) => session.call('goto_node', { node_id: id })));
     expect(answers.map((call) => call.answer.valid)).toEqual(route.map(() => true));
     // Each answer's path reflects every move before it, in order: ROUTE rewinds, the rest append.

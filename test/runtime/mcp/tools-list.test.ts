@@ -47,7 +47,10 @@ describe('the MCP surface', () => {
   it('answers an unknown tool with JSON-RPC -32602, as the MCP spec says (not an isError result)', async () => {
     const call = session.client.callTool({ name: 'no_such_tool', arguments: {} });
     await expect(call).rejects.toBeInstanceOf(McpError);
-    await expect(call).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown tool: no_such_tool. Available tools: load_graph, goto_node, todo') });
+    await expect(call).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown tool: no_such_tool. Available tools: load_graph, goto_node, todo'),
+    });
   });
 
   it('answers invalid arguments with an isError result naming each field', async () => {
@@ -55,17 +58,31 @@ describe('the MCP surface', () => {
       isError: true,
       answer: { error: 'Invalid arguments for goto_node: node_id: Invalid input: expected string, received number' },
     });
-    expect(await session.call('goto_node', {})).toMatchObject({ isError: true, answer: { error: expect.stringContaining('node_id: Invalid input') } });
+    expect(await session.call('goto_node', {})).toMatchObject({
+      isError: true,
+      answer: { error: expect.stringContaining('node_id: Invalid input') },
+    });
     expect(await session.call('goto_node', { node_id: 'START', extra: 1 })).toMatchObject({
       isError: true,
       answer: { error: expect.stringContaining('Unrecognized key: "extra"') },
     });
-    expect(await session.call('load_graph', {})).toEqual({ isError: true, answer: { error: 'Invalid arguments for load_graph: Give exactly one of agent or sop_file.' } });
+    expect(await session.call('load_graph', {})).toEqual({
+      isError: true,
+      answer: { error: 'Invalid arguments for load_graph: Give exactly one of agent or sop_file.' },
+    });
     expect(await session.call('load_graph', { agent: 'support_desk', sop_file: 'sops/support_desk.md' })).toMatchObject({ isError: true });
-    expect(await session.call('todo', { todos: [{ content: '', status: 'pending' }, { content: 'x', status: 'later' }] })).toEqual({
+    expect(
+      await session.call('todo', {
+        todos: [
+          { content: '', status: 'pending' },
+          { content: 'x', status: 'later' },
+        ],
+      }),
+    ).toEqual({
       isError: true,
       answer: {
-        error: 'Invalid arguments for todo: todos[0].content: content must not be empty; todos[1].status: status must be one of pending, in_progress, completed',
+        error:
+          'Invalid arguments for todo: todos[0].content: content must not be empty; todos[1].status: status must be one of pending, in_progress, completed',
       },
     });
   });
@@ -84,7 +101,10 @@ describe('prompts and resources', () => {
     const prompt = await session.client.getPrompt({ name: 'support_desk' });
     expect(prompt.messages).toHaveLength(1);
     expect(prompt.messages[0]?.content).toEqual({ type: 'text', text: expect.stringMatching(/^## Role\nHelp verified customers/) });
-    await expect(session.client.getPrompt({ name: 'nobody' })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining('Unknown prompt: nobody') });
+    await expect(session.client.getPrompt({ name: 'nobody' })).rejects.toMatchObject({
+      code: -32602,
+      message: expect.stringContaining('Unknown prompt: nobody'),
+    });
   });
 
   it('offers each agent flowchart as a text/vnd.mermaid resource', async () => {
@@ -94,12 +114,24 @@ describe('prompts and resources', () => {
       ['sop://tiny_flow/flowchart', 'text/vnd.mermaid'],
     ]);
     const { contents } = await session.client.readResource({ uri: 'sop://support_desk/flowchart' });
-    expect(contents).toEqual([{ uri: 'sop://support_desk/flowchart', mimeType: 'text/vnd.mermaid', text: expect.stringMatching(/^flowchart TD\n {4}START\(\[Customer writes in\]\)/) }]);
+    expect(contents).toEqual([
+      {
+        uri: 'sop://support_desk/flowchart',
+        mimeType: 'text/vnd.mermaid',
+        text: expect.stringMatching(/^flowchart TD\n {4}START\(\[Customer writes in\]\)/),
+      },
+    ]);
     const { resourceTemplates } = await session.client.listResourceTemplates();
     expect(resourceTemplates[0]?.uriTemplate).toBe('sop://{agent}/flowchart');
   });
 
-  it.each(['sop://nobody/flowchart', 'sop://support_desk/prompt', 'file:///etc/passwd'])('answers %s with resource-not-found', async (uri) => {
-    await expect(session.client.readResource({ uri })).rejects.toMatchObject({ code: -32002, message: expect.stringContaining(`Resource not found: ${uri}`) });
-  });
+  it.each(['sop://nobody/flowchart', 'sop://support_desk/prompt', 'file:///etc/passwd'])(
+    'answers %s with resource-not-found',
+    async (uri) => {
+      await expect(session.client.readResource({ uri })).rejects.toMatchObject({
+        code: -32002,
+        message: expect.stringContaining(`Resource not found: ${uri}`),
+      });
+    },
+  );
 });

@@ -43,7 +43,9 @@ describe('stdio server process (fixture registry)', () => {
   it('serves a real SDK client, one conversation per process', async () => {
     const connect = async () => {
       const client = new Client({ name: 'stdio-test', version: '0.0.0' });
-      await client.connect(new StdioClientTransport({ command: process.execPath, args: [bundle, FIXTURE_ROOT], cwd: PROJECT_ROOT, stderr: 'pipe' }));
+      await client.connect(
+        new StdioClientTransport({ command: process.execPath, args: [bundle, FIXTURE_ROOT], cwd: PROJECT_ROOT, stderr: 'pipe' }),
+      );
       await client.listTools();
       return client;
     };

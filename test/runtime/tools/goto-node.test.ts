@@ -54,7 +54,11 @@ describe('goto_node answers', () => {
 
   it.each([
     ['CHK_REFUND', ['START', 'AUTH', 'ROUTE'], { id: 'CHK_REFUND', type: 'rectangle', description: 'Check order', tools: ['get_order'] }],
-    ['COLLECT_ADDR', ['START', 'AUTH', 'ROUTE'], { id: 'COLLECT_ADDR', type: 'rectangle', description: 'Collect: new address', prompt: 'Collect the new address and read it back.' }],
+    [
+      'COLLECT_ADDR',
+      ['START', 'AUTH', 'ROUTE'],
+      { id: 'COLLECT_ADDR', type: 'rectangle', description: 'Collect: new address', prompt: 'Collect the new address and read it back.' },
+    ],
     ['ROUTE', ['START', 'AUTH'], { id: 'ROUTE', type: 'rhombus', description: 'Intent?' }],
   ])('omits what %s does not have', (id, before, node) => {
     expect((gotoNode(desk, walk(before), { node_id: id }).answer as { node: object }).node).toEqual(node);
@@ -105,7 +109,12 @@ describe('goto_node transitions', () => {
   it('never lets a hub skip authentication', () => {
     const atStart = walk(['START']);
     const outcome = gotoNode(desk, atStart, { node_id: 'ROUTE' });
-    expect(outcome.answer).toEqual({ valid: false, error: 'Cannot reach ROUTE from START', current_node: 'START', valid_next: ['AUTH', 'START'] });
+    expect(outcome.answer).toEqual({
+      valid: false,
+      error: 'Cannot reach ROUTE from START',
+      current_node: 'START',
+      valid_next: ['AUTH', 'START'],
+    });
     expect(outcome.session).toBe(atStart);
   });
 
@@ -136,7 +145,10 @@ describe('goto_node transitions', () => {
 
   /** SUPPORT_DESK with one more edge. */
   const withEdge = (from: string, to: string, condition: string) =>
-    prepareAgent({ ...SUPPORT_DESK, edges: { ...SUPPORT_DESK.edges, [from]: [...(SUPPORT_DESK.edges[from] ?? []), { to, condition, style: 'dotted' }] } });
+    prepareAgent({
+      ...SUPPORT_DESK,
+      edges: { ...SUPPORT_DESK.edges, [from]: [...(SUPPORT_DESK.edges[from] ?? []), { to, condition, style: 'dotted' }] },
+    });
 
   it('rewinds on any loop back along an edge, not only to hubs', () => {
     const retry = withEdge('DO_ADDR', 'COLLECT_ADDR', 'retry');
@@ -160,7 +172,8 @@ describe('goto_node transitions', () => {
 
   it('keeps the path bounded by the node count however long the agent loops', () => {
     let session = walk(['START', 'AUTH', 'ROUTE']);
-    for (let i = 0; i < 500; i += 1) session = walk(['COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'], session);
+    for (let i = 0; i < 500; i += 1)
+      session = walk(['COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'], session);
     expect(session.path).toEqual(['START', 'AUTH', 'ROUTE']);
     expect(gotoNode(desk, session, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
   });
@@ -178,7 +191,9 @@ describe('goto_node errors', () => {
   it('is an error before load_graph', () => {
     const outcome = gotoNode(undefined, EMPTY_SESSION, { node_id: 'START' });
     expect(outcome.isError).toBe(true);
-    expect(outcome.answer).toEqual({ error: 'No agent loaded: call load_graph (with agent or sop_file) before goto_node; it selects the flowchart to move in.' });
+    expect(outcome.answer).toEqual({
+      error: 'No agent loaded: call load_graph (with agent or sop_file) before goto_node; it selects the flowchart to move in.',
+    });
     expect(outcome.session).toBe(EMPTY_SESSION);
   });
 
@@ -195,7 +210,9 @@ describe('goto_node errors', () => {
   });
 
   it('suggests the node an id differs from only in case', () => {
-    expect(gotoNode(desk, loaded, { node_id: 'start' }).answer).toMatchObject({ error: expect.stringMatching(/^Node not found: start\. Did you mean START\?/) });
+    expect(gotoNode(desk, loaded, { node_id: 'start' }).answer).toMatchObject({
+      error: expect.stringMatching(/^Node not found: start\. Did you mean START\?/),
+    });
   });
 
   it.each(['constructor', '__proto__', 'toString', 'hasOwnProperty'])('treats %s as an unknown node, not an object property', (id) => {
@@ -239,7 +256,9 @@ describe('prepared answers', () => {
   });
 
   it('refuse a compiled module that is inconsistent', () => {
-    expect(() => prepareAgent({ ...SUPPORT_DESK, hubs: ['NOWHERE'] })).toThrow(/support_desk is inconsistent: hub NOWHERE is not a node\. Run `npm run build:sops`/);
+    expect(() => prepareAgent({ ...SUPPORT_DESK, hubs: ['NOWHERE'] })).toThrow(
+      /support_desk is inconsistent: hub NOWHERE is not a node\. Run `npm run build:sops`/,
+    );
     expect(() => prepareAgent({ ...SUPPORT_DESK, entryNode: 'NOWHERE' })).toThrow(/entry node NOWHERE/);
   });
 });

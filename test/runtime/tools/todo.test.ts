@@ -83,7 +83,9 @@ describe('todo input schema', () => {
   });
 
   it('accepts the limits exactly and trims content', () => {
-    const parsed = todoInput.parse({ todos: Array.from({ length: 50 }, () => ({ content: ` ${'x'.repeat(500)} `, status: 'completed', note: 'n'.repeat(1000) })) });
+    const parsed = todoInput.parse({
+      todos: Array.from({ length: 50 }, () => ({ content: ` ${'x'.repeat(500)} `, status: 'completed', note: 'n'.repeat(1000) })),
+    });
     expect(parsed.todos).toHaveLength(50);
     expect(parsed.todos[0]?.content).toBe('x'.repeat(500));
   });

@@ -14,7 +14,9 @@ import { parseFlowchart } from '../../../../generator/parse/flowchart/parse-flow
 import { loadMermaid, type MermaidReading } from './mermaid-oracle.js';
 
 const CORPUS = new URL('./corpus/', import.meta.url);
-const FILES = readdirSync(CORPUS).filter((f) => f.endsWith('.mmd')).sort();
+const FILES = readdirSync(CORPUS)
+  .filter((f) => f.endsWith('.mmd'))
+  .sort();
 
 /** Corpus files where we differ from Mermaid on purpose, and why. */
 const DIVERGENCES: Readonly<Record<string, string>> = {
@@ -74,7 +76,10 @@ describe('the flowchart parser agrees with Mermaid 11', () => {
         expect(stripped.ok, 'Mermaid accepts the file without the comments we reported').toBe(true);
         return compare(ours, stripped);
       }
-      expect(!codes.has('SOP012'), mermaid.ok ? `Mermaid accepts it; we report: ${report(ours)}` : `Mermaid rejects it: ${mermaid.error}`).toBe(mermaid.ok);
+      expect(
+        !codes.has('SOP012'),
+        mermaid.ok ? `Mermaid accepts it; we report: ${report(ours)}` : `Mermaid rejects it: ${mermaid.error}`,
+      ).toBe(mermaid.ok);
       compare(ours, mermaid);
     });
   }
@@ -124,7 +129,11 @@ function fromAst(ast: FlowchartAst, mermaid?: MermaidReading): Graph {
 
 function fromMermaid(reading: MermaidReading & { ok: true }): Graph {
   return {
-    vertices: reading.vertices.map((v) => ({ id: v.id, shape: v.type === undefined ? undefined : (SHAPES[v.type] ?? `?${v.type}`), label: decode(v.text) })),
+    vertices: reading.vertices.map((v) => ({
+      id: v.id,
+      shape: v.type === undefined ? undefined : (SHAPES[v.type] ?? `?${v.type}`),
+      label: decode(v.text),
+    })),
     edges: reading.edges.map((e) => {
       const [arrowStart, arrowEnd] = arrowheads(e.type);
       return { from: e.start, to: e.end, label: e.text === '' ? null : decode(e.text), stroke: e.stroke, arrowStart, arrowEnd };

@@ -59,7 +59,9 @@ export async function loadMermaid(): Promise<(text: string) => Promise<MermaidRe
     return {
       ok: true,
       vertices: [...db.getVertices().values()].map((v) => ({ id: v.id, type: v.type, text: v.text, labelType: v.labelType })),
-      edges: db.getEdges().map((e) => ({ start: e.start, end: e.end, type: e.type, stroke: e.stroke, text: e.text, labelType: e.labelType })),
+      edges: db
+        .getEdges()
+        .map((e) => ({ start: e.start, end: e.end, type: e.type, stroke: e.stroke, text: e.text, labelType: e.labelType })),
       subgraphs: db.getSubGraphs().map((s) => ({ id: s.id, title: s.title })),
     };
   };

@@ -11,7 +11,12 @@ const where = (p: FlowchartProblem): string => `${p.span.start.line}:${p.span.st
 
 describe('syntax errors (SOP012)', () => {
   it.each([
-    ['not a flowchart', 'sequenceDiagram\n  A->>B: hi', '1:1', "Expected 'flowchart' or 'graph' at the start of the diagram but found 'sequenceDiagram'"],
+    [
+      'not a flowchart',
+      'sequenceDiagram\n  A->>B: hi',
+      '1:1',
+      "Expected 'flowchart' or 'graph' at the start of the diagram but found 'sequenceDiagram'",
+    ],
     ['empty block', '\n', '2:1', 'The mermaid block is empty'],
     ['upper-case keyword', 'Flowchart TD\nA', '1:1', "(keywords are lower case: 'flowchart')"],
     ['unknown direction', 'flowchart XY\nA', '1:11', "Unknown direction 'XY'"],
@@ -22,9 +27,19 @@ describe('syntax errors (SOP012)', () => {
     ['label without target', 'flowchart TD\n  A -->|yes|\n  B', '2:13', "Expected a node id after '-->|yes|' but found end of line"],
     ['label but no node', 'flowchart TD\n  A --> B --> |x|', '2:18', "Expected a node id after '--> |x|' but found end of line"],
     ['two spaces after an edge label', 'flowchart TD\n  A -->|x|  B', '2:12', "Expected a node id after '|x|' but found a second space"],
-    ['unclosed bracket', 'flowchart TD\n  A[Start --> B\n  B --> C[end]', '2:4', "Unclosed '[' opened at 2:4: expected ']' before '[' at 3:10"],
+    [
+      'unclosed bracket',
+      'flowchart TD\n  A[Start --> B\n  B --> C[end]',
+      '2:4',
+      "Unclosed '[' opened at 2:4: expected ']' before '[' at 3:10",
+    ],
     ['unclosed edge label', 'flowchart TD\n  A -->|yes B', '2:8', "Unclosed '|' opened at 2:8: expected '|' before end of input"],
-    ['mismatched brackets', 'flowchart TD\n  A[text) --> B', '2:9', "Expected ']' to close '[' opened at 2:4 in the label of node 'A' but found ')'"],
+    [
+      'mismatched brackets',
+      'flowchart TD\n  A[text) --> B',
+      '2:9',
+      "Expected ']' to close '[' opened at 2:4 in the label of node 'A' but found ')'",
+    ],
     ['parenthesis in a label', 'flowchart TD\n  A[Call f(x)] --> B', '2:11', "'(' cannot appear inside the label of node 'A'"],
     ['quote inside a label', 'flowchart TD\n  A[Say "hi"] --> B', '2:9', "Quotes must enclose the whole label of node 'A'"],
     ['empty label', 'flowchart TD\n  A[] --> B', '2:5', "Empty label: node 'A' has nothing between '[' and ']'"],
@@ -46,14 +61,29 @@ describe('syntax errors (SOP012)', () => {
     ['entity outside a label', 'flowchart TD\n  A --> B\n  linkStyle 0 stroke:#f00;', '3:22', "Mermaid reads '#f00;' as an entity"],
     ['emoji as a node id', 'flowchart TD\n  A --> 🙂', '2:9', "Unexpected character '🙂'"],
     ['subgraph without id', 'flowchart TD\n  subgraph\n  A\n  end', '2:3', 'A subgraph needs an id or a title'],
-    ['blanks after a subgraph title', 'flowchart TD\n  subgraph one [Title]  \n  A\n  end', '2:23', 'after the subgraph title but found spaces'],
+    [
+      'blanks after a subgraph title',
+      'flowchart TD\n  subgraph one [Title]  \n  A\n  end',
+      '2:23',
+      'after the subgraph title but found spaces',
+    ],
     ['unclosed subgraph', 'flowchart TD\n  subgraph one\n  A', '2:3', "Unclosed 'subgraph' opened at 2:3: expected 'end'"],
     ['end without subgraph', 'flowchart TD\n  A\n  end', '3:3', "'end' without a matching 'subgraph'"],
-    ['linkStyle out of range', 'flowchart TD\n  A --> B\n  linkStyle 1 stroke:#f00', '3:13', 'linkStyle 1 is out of range: the links above are numbered 0 to 0'],
+    [
+      'linkStyle out of range',
+      'flowchart TD\n  A --> B\n  linkStyle 1 stroke:#f00',
+      '3:13',
+      'linkStyle 1 is out of range: the links above are numbered 0 to 0',
+    ],
     ['linkStyle before any link', 'flowchart TD\n  linkStyle 0 stroke:#f00\n  A --> B', '2:13', 'no link is defined above it'],
     ['style with parentheses', 'flowchart TD\n  A\n  style A fill:rgb(1,2,3)', '3:19', 'Mermaid styles cannot contain parentheses'],
     ['two spaces in a style', 'flowchart TD\n  A\n  style  A fill:#f00', '3:9', "Expected a single space after 'style' but found several"],
-    ['click without action', 'flowchart TD\n  A\n  click A', '3:10', "Expected a callback name, 'call', 'href' or a quoted URL after 'click A' but found end of input"],
+    [
+      'click without action',
+      'flowchart TD\n  A\n  click A',
+      '3:10',
+      "Expected a callback name, 'call', 'href' or a quoted URL after 'click A' but found end of input",
+    ],
   ])('%s', (_, source, position, message) => {
     const result = parseFlowchart(source);
     expect(result.ast).toBeNull();

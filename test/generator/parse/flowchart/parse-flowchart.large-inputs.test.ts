@@ -9,7 +9,7 @@ import { parseFlowchart } from '../../../../generator/parse/flowchart/parse-flow
 
 /** Inputs built to hit every rule that scans ahead: long runs, unclosed delimiters, errors on every line. */
 const PATHOLOGICAL: Readonly<Record<string, (n: number) => string>> = {
-  'edges': (n) => `flowchart TD\n${'  A["x"] -->|y| B{z}\n'.repeat(n)}`,
+  edges: (n) => `flowchart TD\n${'  A["x"] -->|y| B{z}\n'.repeat(n)}`,
   'a line of blanks': (n) => `flowchart TD\nA${' '.repeat(n * 10)}B\n`,
   'a run of dashes': (n) => `flowchart TD\nA ${'-'.repeat(n * 10)}> B\n`,
   'a run of @': (n) => `flowchart TD\n${'a@'.repeat(n * 5)}\n`,

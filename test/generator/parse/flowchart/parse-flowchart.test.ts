@@ -77,7 +77,14 @@ describe('node shapes', () => {
     ['A[\\trap/]', 'trapezoid-alt', 'trap', '2:4-2:8'],
   ])('%s', (written, shape, label, labelSpan) => {
     const [n] = ast(`flowchart TD\n${written}`).nodes;
-    expect(n).toEqual({ id: 'A', idSpan: { start: { line: 2, column: 1 }, end: { line: 2, column: 2 } }, shape, label, labelSpan: expect.anything(), classes: [] });
+    expect(n).toEqual({
+      id: 'A',
+      idSpan: { start: { line: 2, column: 1 }, end: { line: 2, column: 2 } },
+      shape,
+      label,
+      labelSpan: expect.anything(),
+      classes: [],
+    });
     expect(at(n?.labelSpan)).toBe(labelSpan);
   });
 
@@ -96,7 +103,10 @@ describe('node shapes', () => {
   });
 
   it('reads a label over several lines', () => {
-    expect(ast('flowchart TD\nA[first\n  second] --> B').nodes.map(node)).toEqual(['A@2:1-2:2 rectangle "first\\n  second"@2:3-3:9', 'B@3:15-3:16']);
+    expect(ast('flowchart TD\nA[first\n  second] --> B').nodes.map(node)).toEqual([
+      'A@2:1-2:2 rectangle "first\\n  second"@2:3-3:9',
+      'B@3:15-3:16',
+    ]);
   });
 
   it('keeps an empty label of blanks (an empty span after the blanks)', () => {
@@ -104,7 +114,10 @@ describe('node shapes', () => {
   });
 
   it('attaches a :::class', () => {
-    expect(ast('flowchart TD\nA[x]:::hot --> B:::cold').nodes.map(node)).toEqual(['A@2:1-2:2 rectangle "x"@2:3-2:4 :::hot', 'B@2:16-2:17 :::cold']);
+    expect(ast('flowchart TD\nA[x]:::hot --> B:::cold').nodes.map(node)).toEqual([
+      'A@2:1-2:2 rectangle "x"@2:3-2:4 :::hot',
+      'B@2:16-2:17 :::cold',
+    ]);
   });
 });
 
