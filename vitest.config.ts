@@ -1,6 +1,13 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  resolve: {
+    // Generated modules import the toolkit by package name; inside its own repository that is this source tree.
+    alias: {
+      'sop-toolkit/contract': fileURLToPath(new URL('./contract/index.ts', import.meta.url)),
+    },
+  },
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],

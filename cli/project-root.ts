@@ -1,20 +1,15 @@
 /**
- * The toolkit's own root (the folder with its package.json), found from a module's location. Commands run
- * both from source (`cli/commands/x.ts` under vitest) and transpiled (`dist/cli/commands/x.js`), so the
- * depth differs: walk up instead of counting `..`.
+ * The app's root: the nearest folder at or above the working directory that has a `package.json`. Every path a
+ * command reads or writes (`sops/`, `generated/`) resolves from it, never from where the toolkit is installed,
+ * so `npx sop build` and `npx sop serve` act on the app they are run in, from any of its subfolders.
  */
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 
+/** The nearest folder at or above `from` with a `package.json`; `from` itself when there is none. */
 export function findProjectRoot(from: string): string {
   for (let dir = from; ; dir = dirname(dir)) {
     if (existsSync(join(dir, 'package.json'))) return dir;
-    if (dirname(dir) === dir) throw new Error(`no package.json above ${from}`);
+    if (dirname(dir) === dir) return from;
   }
-}
-
-/** The toolkit root as seen from the calling module (`import.meta.url`). */
-export function toolkitRoot(moduleUrl: string): string {
-  return findProjectRoot(dirname(fileURLToPath(moduleUrl)));
 }

@@ -10,13 +10,13 @@
  * ends (END_MOD's is the seed's). Exit code 0 when every call answered as the seed says, 1 otherwise (so the
  * demo doubles as a smoke test), 2 when there is nothing to run.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { findProjectRoot } from '../cli/project-root.js';
-import type { AgentIndexEntry, CompiledSop } from '../runtime/compiled-sop.js';
+import type { CompiledSop } from '../contract/compiled-sop.js';
+import { readBundle } from '../runtime/agents/read-bundle.js';
 
 const AGENT = 'retail_customer_support';
 const TASK_1 = 'Change shipping address on pending order';
@@ -63,7 +63,7 @@ class Walkthrough {
 
   /** The steps the seed leaves out: the shortest flowchart route to `target`, then `target`. */
   async via(target: string): Promise<Answer> {
-    const from = this.path.at(-1) ?? this.sop.entryNode;
+    const from = this.path.at(-1) ?? this.sop.transitions.entry;
     const previous = new Map<string, string>([[from, from]]);
     const queue = [from];
     while (queue.length > 0 && !previous.has(target)) {
@@ -194,14 +194,13 @@ async function play(w: Walkthrough): Promise<void> {
 
 async function main(): Promise<number> {
   const root = findProjectRoot(fileURLToPath(new URL('.', import.meta.url)));
-  const registry = join(root, 'dist/generated/registry.js');
-  if (!existsSync(registry)) {
-    process.stderr.write('demo: no compiled agents. Run `npm run build:sops` first.\n');
+  const read = readBundle(join(root, 'generated/sop-bundle.json'));
+  if (!read.ok) {
+    process.stderr.write(`demo: ${read.error}\n`);
     return 2;
   }
-  const { AGENTS } = (await import(pathToFileURL(registry).href)) as { AGENTS: readonly AgentIndexEntry[] };
-  const entry = AGENTS.find((candidate) => candidate.agent === AGENT);
-  if (entry === undefined) {
+  const sop = read.bundle.agents[AGENT];
+  if (sop === undefined) {
     process.stderr.write(`demo: ${AGENT} is not compiled (sops/${AGENT}.md). Run \`npm run build:sops\`.\n`);
     return 2;
   }
@@ -209,7 +208,7 @@ async function main(): Promise<number> {
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve'], cwd: root, stderr: 'inherit' }),
   );
-  const walkthrough = new Walkthrough(client, await entry.load());
+  const walkthrough = new Walkthrough(client, sop);
   try {
     await play(walkthrough);
   } finally {

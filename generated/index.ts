@@ -1,4 +1,4 @@
-// @generated from sops/*.md (sha256:e414f0033c1b) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/*.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
 /**
  * The typed entry point for app code. Per agent: its XState machine (`<agent>Machine`, e.g.

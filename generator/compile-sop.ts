@@ -9,7 +9,7 @@ import { buildModel } from './model/build-model.js';
 import { deriveGraphFacts } from './model/graph-facts.js';
 import type { GraphFacts, SopModel } from './model/sop-model.js';
 import { parseSop } from './parse/parse-sop.js';
-import { hashSource } from './hash-source.js';
+import { hashSource } from '../contract/source-hash.js';
 
 export interface CompiledFile {
   readonly file: string;

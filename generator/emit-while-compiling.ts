@@ -10,22 +10,22 @@
  * The emitter (ts-morph) is loaded on the first SOP without errors, or up front with `preload` (when the SOPs
  * compile on other threads, this one is free to load it meanwhile).
  */
+import type { CompiledSop } from '../contract/compiled-sop.js';
 import type { CompiledFile } from './compile-sop.js';
 import { hasErrors } from './diagnostics/diagnostic.js';
-import type { EmitInput, EmitOptions, GeneratedFile } from './emit/emit-project.js';
-import { compareCodeUnits } from './emit/naming.js';
+import type { EmitInput, GeneratedFile } from './emit/emit-project.js';
+import { compareCodeUnits } from './model/naming.js';
 
 type Emitter = typeof import('./emit/emit-project.js');
 
 export interface EmitWhileCompiling {
   /** Hands over a compiled SOP; its files are printed now if the emitter is loaded, else when it is. */
   readonly add: (compiled: CompiledFile) => void;
-  /** The files of the `clean` SOPs, plus the index and registry when `withProjectFiles`, sorted by path. */
-  readonly finish: (clean: readonly CompiledFile[], withProjectFiles: boolean) => Promise<GeneratedFile[]>;
+  /** The files of the `clean` SOPs and the project files (listing `carried` too), sorted by path. */
+  readonly finish: (clean: readonly CompiledFile[], carried: readonly CompiledSop[]) => Promise<GeneratedFile[]>;
 }
 
-export function emitWhileCompiling(options: EmitOptions & { readonly preload?: boolean }): EmitWhileCompiling {
-  const emitOptions: EmitOptions = options.runtimeTypes === undefined ? {} : { runtimeTypes: options.runtimeTypes };
+export function emitWhileCompiling(options: { readonly preload?: boolean } = {}): EmitWhileCompiling {
   const printed = new Map<CompiledFile, GeneratedFile[] | { readonly error: unknown }>();
   const waiting: CompiledFile[] = [];
   let emitter: Emitter | undefined;
@@ -33,7 +33,7 @@ export function emitWhileCompiling(options: EmitOptions & { readonly preload?: b
 
   const print = (loaded: Emitter, compiled: CompiledFile): void => {
     try {
-      printed.set(compiled, loaded.emitAgentFiles(inputOf(compiled), emitOptions));
+      printed.set(compiled, loaded.emitAgentFiles(inputOf(compiled)));
     } catch (error) {
       printed.set(compiled, { error });
     }
@@ -58,7 +58,7 @@ export function emitWhileCompiling(options: EmitOptions & { readonly preload?: b
         load().catch(() => undefined);
       }
     },
-    async finish(clean, withProjectFiles) {
+    async finish(clean, carried) {
       const loaded = await load();
       const files = clean.flatMap((compiled) => {
         if (!printed.has(compiled)) print(loaded, compiled);
@@ -66,9 +66,7 @@ export function emitWhileCompiling(options: EmitOptions & { readonly preload?: b
         if ('error' in result) throw result.error;
         return result;
       });
-      // Planned even when left out, as emitting everything would: it checks that no two agents export one name.
-      const projectFiles = loaded.emitProjectFiles(clean.map(inputOf), emitOptions);
-      if (withProjectFiles) files.push(...projectFiles);
+      files.push(...loaded.emitProjectFiles(clean.map(inputOf), carried));
       return files.sort((a, b) => compareCodeUnits(a.path, b.path));
     },
   };

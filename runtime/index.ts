@@ -3,9 +3,11 @@
  * server yourself with an injected registry. Explicit, sorted exports: adding one is an API decision.
  */
 export type { AgentCatalog } from './agents/agent-catalog.js';
-export { catalogFor } from './agents/agent-catalog.js';
+export { createCatalog } from './agents/agent-catalog.js';
 export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from './agents/prepared-agent.js';
 export { prepareAgent } from './agents/prepared-agent.js';
+export type { BundleRead } from './agents/read-bundle.js';
+export { parseBundle, readBundle } from './agents/read-bundle.js';
 export type { HttpServeOptions, SopHttpServer } from './http/serve-http.js';
 export { MCP_PATH, serveHttp } from './http/serve-http.js';
 export { FLOWCHART_MIME_TYPE, flowchartUri } from './mcp/agent-content.js';

@@ -9,7 +9,7 @@ import { transformSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
-const roots = ['cli', 'generator', 'runtime', 'generated', 'bench', 'demo'];
+const roots = ['contract', 'cli', 'generator', 'runtime', 'bench', 'demo'];
 
 function* walk(dir) {
   if (!existsSync(dir)) return;

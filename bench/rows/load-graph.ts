@@ -9,7 +9,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { CompiledSop } from '../../runtime/compiled-sop.js';
+import type { SopBundle } from '../../contract/compiled-sop.js';
 import type { BenchContext, BenchRow } from '../context.js';
 import { importDist, missing } from '../project.js';
 import { row, unmeasured, type Row } from '../report.js';
@@ -33,10 +33,8 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   const agent = benchAgent(fixture);
   const dist = (...parts: string[]): string => join(fixture.dir, 'dist', ...parts);
 
-  const { AGENTS } = await importDist<{ AGENTS: readonly { agent: string; sourceFile: string; load(): Promise<CompiledSop> }[] }>(
-    dist('generated', 'registry.js'),
-  );
-  const { catalogFor } = await importDist<{ catalogFor(agents: unknown): object }>(dist('runtime', 'agents', 'agent-catalog.js'));
+  const bundle = JSON.parse(readFileSync(join(fixture.dir, 'generated', 'sop-bundle.json'), 'utf8')) as SopBundle;
+  const { createCatalog } = await importDist<{ createCatalog(bundle: SopBundle): object }>(dist('runtime', 'agents', 'agent-catalog.js'));
   const { SOP_TOOLS } = await importDist<SopToolModule>(dist('runtime', 'mcp', 'sop-tools.js'));
   const { EMPTY_SESSION } = await importDist<{ EMPTY_SESSION: object }>(dist('runtime', 'session', 'session-state.js'));
   const { compileSop } = await importDist<{ compileSop(file: string, raw: string): { diagnostics: readonly { severity: string }[] } }>(
@@ -44,9 +42,9 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   );
   const tool = SOP_TOOLS.find((t) => t.name === 'load_graph');
   if (!tool) throw new Error('the runtime has no load_graph tool');
-  const entry = AGENTS.find((e) => e.agent === agent);
-  if (!entry) throw new Error(`agent ${agent} is not in the generated registry`);
-  const context = { catalog: catalogFor(AGENTS), projectRoot: fixture.dir };
+  const entry = bundle.agents[agent];
+  if (!entry) throw new Error(`agent ${agent} is not in the generated bundle`);
+  const context = { catalog: createCatalog(bundle), projectRoot: fixture.dir };
   const sopPath = join(fixture.dir, entry.sourceFile);
 
   const serve = async (args: object): Promise<string> => {

@@ -12,12 +12,13 @@
  *     envelope(30th) ÷ envelope(5th) ≤ 1.2 (the answer must not grow with the conversation).
  * Authored texts are counted on their own, unescaped, as the issue counts the prompt.
  */
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
-import type { CompiledSop } from '../../runtime/compiled-sop.js';
+import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
 import { connectStdio, type StdioConnection, type ToolAnswer } from '../clients/sdk-stdio.js';
 import type { BenchContext, BenchRow } from '../context.js';
-import { importDist, missing } from '../project.js';
+import { missing } from '../project.js';
 import { row, unmeasured, type Row } from '../report.js';
 import { median } from '../stats.js';
 import { assertMoved } from '../walk.js';
@@ -114,7 +115,7 @@ export function structuralEnvelope(answer: ToolAnswer): number {
 export function planReturn(sop: CompiledSop, from: string, target: string, steps: number, openHubs: readonly string[]): string[] {
   const moves = (n: string): string[] => {
     const successors = (sop.edges[n] ?? []).map((e) => e.to);
-    return [...new Set(successors.length > 0 ? successors : openHubs)].filter((m) => m !== sop.entryNode);
+    return [...new Set(successors.length > 0 ? successors : openHubs)].filter((m) => m !== sop.transitions.entry);
   };
   const reach: Set<string>[] = [new Set([target])];
   for (let k = 1; k <= steps; k++) {
@@ -156,11 +157,9 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     const note = `sops/${SEED_AGENT}.md (the seed's example) is not in the project`;
     return [unmeasured(WALK, note), unmeasured(STRUCTURE, note), unmeasured(GROWTH, note)];
   }
-  const { AGENTS } = await importDist<{ AGENTS: readonly { agent: string; load(): Promise<CompiledSop> }[] }>(
-    join(fixture.dir, 'dist', 'generated', 'registry.js'),
-  );
-  const sop = await AGENTS.find((e) => e.agent === SEED_AGENT)?.load();
-  if (!sop) throw new Error(`${SEED_AGENT} is not in the generated registry`);
+  const bundle = JSON.parse(readFileSync(join(fixture.dir, 'generated', 'sop-bundle.json'), 'utf8')) as SopBundle;
+  const sop = bundle.agents[SEED_AGENT];
+  if (!sop) throw new Error(`${SEED_AGENT} is not in the generated bundle`);
 
   let server: StdioConnection | undefined;
   try {
@@ -205,7 +204,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
         fifth,
         fifth,
         25,
-        sop.hubs.filter((h) => prefix.includes(h)),
+        sop.transitions.hubs.filter((h: string) => prefix.includes(h)),
       ),
     ];
     const long: number[] = [];

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { renderDiagnostics, summarize } from '../../generator/diagnostics/render-text.js';
 import { toValidationResult } from '../../generator/diagnostics/render-json.js';
-import { hashSource } from '../../generator/hash-source.js';
+import { hashSource } from '../../contract/source-hash.js';
 import {
   generatorFingerprint,
   hashOutputs,
@@ -21,7 +21,9 @@ import {
   writeManifest,
 } from '../../generator/write/build-cache.js';
 import { listFiles } from '../../generator/write/compare-outputs.js';
-import { toolkitRoot } from '../project-root.js';
+import { findProjectRoot } from '../project-root.js';
+import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { BUNDLE_PATH } from '../../generator/emit/bundle-plan.js';
 
 interface BuildOptions {
   readonly sopsDir: string;
@@ -56,7 +58,7 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     void positionals;
     if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
     if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
-    const root = process.cwd();
+    const root = findProjectRoot(process.cwd());
     options = {
       sopsDir: resolve(root, values.sops),
       outDir: resolve(root, values.out),
@@ -103,7 +105,9 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
 
   const { buildProject } = await import('../../generator/build-project.js');
   const { compareOutputs } = await import('../../generator/write/compare-outputs.js');
-  const build = await buildProject(sources, { runtimeTypes: runtimeTypesFor(options.outDir) });
+  // Failed SOPs keep their last good version in the project files: the previous bundle holds it.
+  const previous = readBundle(join(options.outDir, BUNDLE_PATH));
+  const build = await buildProject(sources, { previous: previous.ok ? previous.bundle : null });
   const comparison = compareOutputs(options.outDir, build.outputs, { complete: build.complete, keepAgents: build.failedAgents });
   const outDisplay = display(options.root, options.outDir);
 
@@ -202,14 +206,6 @@ async function watchLoop(options: BuildOptions): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-}
-
-/** The runtime's data types, as the out dir must import them (`../runtime/compiled-sop.js` for `generated/`). */
-function runtimeTypesFor(outDir: string): string {
-  const rel = relative(outDir, join(toolkitRoot(import.meta.url), 'runtime', 'compiled-sop.js'))
-    .split(sep)
-    .join('/');
-  return rel.startsWith('.') ? rel : `./${rel}`;
 }
 
 function display(root: string, abs: string): string {

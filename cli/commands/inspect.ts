@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
 import { compileSop } from '../../generator/compile-sop.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
-import { hashSource } from '../../generator/hash-source.js';
+import { hashSource } from '../../contract/source-hash.js';
 
 export async function runInspect(args: readonly string[]): Promise<number> {
   const [target, ...extra] = args;

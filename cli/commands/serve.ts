@@ -1,16 +1,18 @@
 /**
- * `sop serve`: serve the compiled agents of `generated/registry.ts` over MCP, on stdio (default: one
- * conversation, stdout carries protocol messages only) or Streamable HTTP (`--http`, 127.0.0.1:3000 unless
- * `--host`/`--port` say otherwise). Resolves when the conversation ends (stdin closed) or on SIGINT/SIGTERM.
+ * `sop serve`: serve the app's compiled agents (`generated/sop-bundle.json` under the app root found from the
+ * working directory) over MCP, on stdio (default: one conversation, stdout carries protocol messages only) or
+ * Streamable HTTP (`--http`, 127.0.0.1:3000 unless `--host`/`--port` say otherwise). Resolves when the
+ * conversation ends (stdin closed) or on SIGINT/SIGTERM.
  *
- * The registry is imported at run time rather than statically so that a tree where `npm run build:sops` has
- * not run yet gets a clear message (exit 1) instead of a module-resolution stack trace. Only the chosen
- * transport is imported: stdio never loads express.
+ * The bundle is JSON: no TypeScript, no module loader and no compiler at run time. A tree where the SOPs were
+ * never built gets a clear message (exit 1). Only the chosen transport is imported: stdio never loads express.
  *
  * Exit codes: 0 served and stopped; 1 nothing to serve or the port is taken; 2 bad usage.
  */
-import { toolkitRoot } from '../project-root.js';
-import type { AgentIndexEntry } from '../../runtime/compiled-sop.js';
+import { join } from 'node:path';
+import { createCatalog } from '../../runtime/agents/agent-catalog.js';
+import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]]
   --stdio      (default) speak MCP on stdin/stdout
@@ -18,7 +20,6 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]]
   --host H     interface to bind (default 127.0.0.1)
   --port N     port (default 3000; 0 picks a free one)
 `;
-const REGISTRY_MODULE = '../../generated/registry.js';
 
 export type ServeArgs =
   | { readonly mode: 'stdio' }
@@ -83,17 +84,18 @@ export async function runServe(args: readonly string[]): Promise<number> {
     process.stderr.write(`sop serve: ${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  const agents = await importRegistry();
-  if (typeof agents === 'string') {
-    process.stderr.write(`sop serve: ${agents}\n`);
+  const projectRoot = findProjectRoot(process.cwd());
+  const read = readBundle(join(projectRoot, 'generated', 'sop-bundle.json'));
+  if (!read.ok) {
+    process.stderr.write(`sop serve: ${read.error}\n`);
     return 1;
   }
-  const projectRoot = toolkitRoot(import.meta.url);
+  const catalog = createCatalog(read.bundle);
 
   if (parsed.mode === 'stdio') {
     routeConsoleToStderr();
     const { serveStdio } = await import('../../runtime/stdio/serve-stdio.js');
-    const server = await serveStdio({ agents, projectRoot });
+    const server = await serveStdio({ catalog, projectRoot });
     const signal = waitForSignal();
     await Promise.race([server.closed, signal.received]);
     signal.dispose();
@@ -104,7 +106,7 @@ export async function runServe(args: readonly string[]): Promise<number> {
   const { serveHttp } = await import('../../runtime/http/serve-http.js');
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    server = await serveHttp({ agents, projectRoot, host: parsed.host, port: parsed.port });
+    server = await serveHttp({ catalog, projectRoot, host: parsed.host, port: parsed.port });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
@@ -113,28 +115,12 @@ export async function runServe(args: readonly string[]): Promise<number> {
     }
     throw error;
   }
-  process.stderr.write(`sop serve: ${agents.length} agent(s) at ${server.url}\n`);
+  process.stderr.write(`sop serve: ${catalog.entries.length} agent(s) at ${server.url}\n`);
   const signal = waitForSignal();
   await signal.received;
   signal.dispose();
   await server.close();
   return 0;
-}
-
-/** The generated registry's agents, or a message saying what to do when there is none. */
-async function importRegistry(): Promise<readonly AgentIndexEntry[] | string> {
-  const missing = 'no compiled agents (generated/registry.js is missing). Run `npm run build:sops` first.';
-  let module: { AGENTS?: unknown };
-  try {
-    module = (await import(REGISTRY_MODULE)) as { AGENTS?: unknown };
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('registry')) return missing;
-    throw error;
-  }
-  return Array.isArray(module.AGENTS)
-    ? (module.AGENTS as readonly AgentIndexEntry[])
-    : 'generated/registry.js exports no AGENTS array. Run `npm run build:sops`.';
 }
 
 /** On stdio, stdout is the protocol's: a stray console.log from any library must not corrupt it. */

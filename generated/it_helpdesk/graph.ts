@@ -1,6 +1,6 @@
-// @generated from sops/it_helpdesk_password_reset.md (sha256:ee6262b21639) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/it_helpdesk_password_reset.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode } from '../../runtime/compiled-sop.js';
+import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
 import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';
 import type { NodeId, Successors, ToolName } from './ids.js';
 
@@ -272,6 +272,37 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   DONE: [],
 };
 
+/**
+ * The moves the `it_helpdesk` SOP allows: the entry node (always), a hub on the path, a successor of the current
+ * node. The server and the machine in `./machine.js` both follow this table.
+ */
+export const TRANSITIONS: TransitionTable<NodeId> = {
+  entry: 'INTAKE',
+  hubs: ['TRIAGE'],
+  successors: {
+    INTAKE: ['IDENTIFY'],
+    IDENTIFY: ['VERIFY', 'HANDOFF'],
+    VERIFY: ['IS_VERIFIED'],
+    HANDOFF: [],
+    IS_VERIFIED: ['TRIAGE', 'VERIFY', 'SECURITY_HOLD', 'HANDOFF'],
+    TRIAGE: ['CHECK_ACCT', 'MFA_RESET', 'DENY_OTHER', 'HANDOFF'],
+    SECURITY_HOLD: [],
+    CHECK_ACCT: ['ACCT_STATE'],
+    MFA_RESET: ['MFA_ENROLL', 'HANDOFF'],
+    DENY_OTHER: [],
+    ACCT_STATE: ['UNLOCK', 'RESET_PW', 'DENY_DISABLED', 'HANDOFF'],
+    UNLOCK: ['KNOWS_PW', 'HANDOFF'],
+    RESET_PW: ['GUIDE'],
+    DENY_DISABLED: [],
+    KNOWS_PW: ['CAN_SIGN_IN', 'RESET_PW'],
+    CAN_SIGN_IN: ['CLOSE_TICKET', 'HANDOFF'],
+    GUIDE: ['RESET_PW', 'CAN_SIGN_IN'],
+    MFA_ENROLL: ['CAN_SIGN_IN'],
+    CLOSE_TICKET: ['DONE'],
+    DONE: [],
+  },
+};
+
 /** The system prompt of the `it_helpdesk` SOP: every section before `## Node Prompts`, as written. */
 export const SYSTEM_PROMPT: string = '## Role\n' +
   '\n' +
@@ -435,16 +466,15 @@ export const AGENT_META: AgentMeta = {
 /** The SOP this module was compiled from, relative to the project. */
 export const SOURCE_FILE: string = 'sops/it_helpdesk_password_reset.md';
 
-/** sha256 of the source bytes; the server compares it to refuse a stale build. */
+/** sha256 of the source (line endings normalised): the SOP version a run pins. */
 export const SOURCE_HASH: string = 'sha256:ee6262b21639f86cfcb8db82f93deed348bfe1686419e74fde212b11b9c4b528';
 
-/** The `it_helpdesk` SOP, compiled: what the runtime serves and the registry loads. */
+/** The `it_helpdesk` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {
   meta: AGENT_META,
   sourceFile: SOURCE_FILE,
   sourceHash: SOURCE_HASH,
-  entryNode: 'INTAKE',
-  hubs: ['TRIAGE'],
+  transitions: TRANSITIONS,
   nodeIds: NODE_IDS,
   nodes: NODES,
   edges: EDGES,

@@ -1,4 +1,4 @@
-// @generated from sops/it_helpdesk_password_reset.md (sha256:ee6262b21639) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/it_helpdesk_password_reset.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
 /** Node ids of the `it_helpdesk` SOP, in flowchart order. */
 export const NODE_IDS = [

@@ -1,8 +1,10 @@
-// @generated from sops/it_helpdesk_password_reset.md (sha256:ee6262b21639) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/it_helpdesk_password_reset.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import { setup } from 'xstate';
+import { assign, setup } from 'xstate';
+import { enterPath } from 'sop-toolkit/contract';
+import type { NodeId } from './ids.js';
 
-/** Events of the `it_helpdesk` machine: `GOTO.<NodeId>` for every node some edge leads to. */
+/** Events of the `it_helpdesk` machine: `GOTO.<NodeId>` for every node a move can enter. */
 export type ItHelpdeskEvent =
   | { type: 'GOTO.ACCT_STATE' }
   | { type: 'GOTO.CAN_SIGN_IN' }
@@ -14,6 +16,7 @@ export type ItHelpdeskEvent =
   | { type: 'GOTO.GUIDE' }
   | { type: 'GOTO.HANDOFF' }
   | { type: 'GOTO.IDENTIFY' }
+  | { type: 'GOTO.INTAKE' }
   | { type: 'GOTO.IS_VERIFIED' }
   | { type: 'GOTO.KNOWS_PW' }
   | { type: 'GOTO.MFA_ENROLL' }
@@ -24,146 +27,178 @@ export type ItHelpdeskEvent =
   | { type: 'GOTO.UNLOCK' }
   | { type: 'GOTO.VERIFY' };
 
+/** The context of the `it_helpdesk` machine: the path, as the server keeps it (entry node first, current node last). */
+export interface ItHelpdeskContext {
+  readonly path: readonly NodeId[];
+}
+
 /**
- * The `it_helpdesk` SOP as an XState machine: one flat state per node (flowchart order), a `GOTO.<NodeId>`
- * transition along each edge, terminal nodes final.
+ * The `it_helpdesk` SOP as an XState machine: one flat state per node (flowchart order); `GOTO.<NodeId>` moves
+ * along each edge, to the entry node from anywhere, and to a hub while it is on the path; terminal nodes are
+ * tagged.
  */
-export const itHelpdeskMachine = setup({ types: { events: {} as ItHelpdeskEvent } }).createMachine({
+export const itHelpdeskMachine = setup({
+  types: { context: {} as ItHelpdeskContext, events: {} as ItHelpdeskEvent, tags: {} as 'terminal' },
+  guards: {
+    onPath: ({ context, event }) => context.path.includes(event.type.slice(5) as NodeId),
+  },
+  actions: {
+    enter: assign({ path: ({ context, event }) => enterPath(context.path, event.type.slice(5) as NodeId, 'INTAKE') }),
+  },
+}).createMachine({
   id: 'it_helpdesk',
   initial: 'INTAKE',
+  context: { path: ['INTAKE'] },
+  on: {
+    'GOTO.INTAKE': { target: '.INTAKE', actions: 'enter' },
+    'GOTO.TRIAGE': { target: '.TRIAGE', guard: 'onPath', actions: 'enter' },
+  },
   states: {
     INTAKE: {
       description: 'Open a ticket for the sign-in problem',
       meta: { type: 'round' },
-      on: { 'GOTO.IDENTIFY': { target: 'IDENTIFY' } },
+      on: { 'GOTO.IDENTIFY': { target: 'IDENTIFY', actions: 'enter' } },
     },
     IDENTIFY: {
       description: 'Find employee in directory',
       meta: { type: 'cylinder' },
       on: {
-        'GOTO.VERIFY': { target: 'VERIFY' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no directory match' },
+        'GOTO.VERIFY': { target: 'VERIFY', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no directory match', actions: 'enter' },
       },
     },
     VERIFY: {
       description: 'Verify identity with a one-time code',
       meta: { type: 'subroutine' },
-      on: { 'GOTO.IS_VERIFIED': { target: 'IS_VERIFIED' } },
+      on: { 'GOTO.IS_VERIFIED': { target: 'IS_VERIFIED', actions: 'enter' } },
     },
     HANDOFF: {
       description: 'Hand off to the Service Desk',
       meta: { type: 'stadium' },
-      type: 'final',
+      tags: ['terminal'],
     },
     IS_VERIFIED: {
       description: 'Identity verified?',
       meta: { type: 'rhombus' },
       on: {
-        'GOTO.TRIAGE': { target: 'TRIAGE', description: 'yes' },
-        'GOTO.VERIFY': { target: 'VERIFY', description: 'no: wrong code, attempts left' },
-        'GOTO.SECURITY_HOLD': { target: 'SECURITY_HOLD', description: 'no: third wrong code' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no: no access to recovery contact' },
+        'GOTO.TRIAGE': { target: 'TRIAGE', description: 'yes', actions: 'enter' },
+        'GOTO.VERIFY': { target: 'VERIFY', description: 'no: wrong code, attempts left', actions: 'enter' },
+        'GOTO.SECURITY_HOLD': { target: 'SECURITY_HOLD', description: 'no: third wrong code', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no: no access to recovery contact', actions: 'enter' },
       },
     },
     TRIAGE: {
       description: 'Request type?',
       meta: { type: 'rhombus' },
       on: {
-        'GOTO.CHECK_ACCT': { target: 'CHECK_ACCT', description: 'password forgotten, expired or locked out' },
-        'GOTO.MFA_RESET': { target: 'MFA_RESET', description: 'lost or new MFA device' },
-        'GOTO.DENY_OTHER': { target: 'DENY_OTHER', description: 'request for another person\'s account' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'any other IT issue' },
+        'GOTO.CHECK_ACCT': {
+          target: 'CHECK_ACCT',
+          description: 'password forgotten, expired or locked out',
+          actions: 'enter',
+        },
+        'GOTO.MFA_RESET': { target: 'MFA_RESET', description: 'lost or new MFA device', actions: 'enter' },
+        'GOTO.DENY_OTHER': {
+          target: 'DENY_OTHER',
+          description: 'request for another person\'s account',
+          actions: 'enter',
+        },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'any other IT issue', actions: 'enter' },
       },
     },
     SECURITY_HOLD: {
       description: 'Flag account to Security',
       meta: { type: 'asymmetric' },
-      type: 'final',
+      tags: ['terminal'],
     },
     CHECK_ACCT: {
       description: 'Check account state',
       meta: { type: 'hexagon' },
-      on: { 'GOTO.ACCT_STATE': { target: 'ACCT_STATE' } },
+      on: { 'GOTO.ACCT_STATE': { target: 'ACCT_STATE', actions: 'enter' } },
     },
     MFA_RESET: {
       description: 'Reset MFA enrollment',
       meta: { type: 'subroutine' },
       on: {
-        'GOTO.MFA_ENROLL': { target: 'MFA_ENROLL' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'reset fails', meta: { style: 'dotted' } },
+        'GOTO.MFA_ENROLL': { target: 'MFA_ENROLL', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'reset fails', meta: { style: 'dotted' }, actions: 'enter' },
       },
     },
     DENY_OTHER: {
       description: 'Refuse: only the owner can ask',
       meta: { type: 'stadium' },
-      type: 'final',
+      tags: ['terminal'],
     },
     ACCT_STATE: {
       description: 'Account state?',
       meta: { type: 'rhombus' },
       on: {
-        'GOTO.UNLOCK': { target: 'UNLOCK', description: 'locked' },
-        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'active: password forgotten or expired' },
-        'GOTO.DENY_DISABLED': { target: 'DENY_DISABLED', description: 'disabled' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'admin or privileged account' },
+        'GOTO.UNLOCK': { target: 'UNLOCK', description: 'locked', actions: 'enter' },
+        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'active: password forgotten or expired', actions: 'enter' },
+        'GOTO.DENY_DISABLED': { target: 'DENY_DISABLED', description: 'disabled', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'admin or privileged account', actions: 'enter' },
       },
     },
     UNLOCK: {
       description: 'Unlock account',
       meta: { type: 'round' },
       on: {
-        'GOTO.KNOWS_PW': { target: 'KNOWS_PW' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'unlock fails', meta: { style: 'dotted' } },
+        'GOTO.KNOWS_PW': { target: 'KNOWS_PW', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'unlock fails', meta: { style: 'dotted' }, actions: 'enter' },
       },
     },
     RESET_PW: {
       description: 'Send password reset link',
       meta: { type: 'parallelogram' },
-      on: { 'GOTO.GUIDE': { target: 'GUIDE' } },
+      on: { 'GOTO.GUIDE': { target: 'GUIDE', actions: 'enter' } },
     },
     DENY_DISABLED: {
       description: 'Refuse: account is disabled',
       meta: { type: 'stadium' },
-      type: 'final',
+      tags: ['terminal'],
     },
     KNOWS_PW: {
       description: 'Employee knows the password?',
       meta: { type: 'rhombus' },
       on: {
-        'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', description: 'yes' },
-        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'no' },
+        'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', description: 'yes', actions: 'enter' },
+        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'no', actions: 'enter' },
       },
     },
     CAN_SIGN_IN: {
       description: 'Can the employee sign in now?',
       meta: { type: 'rhombus' },
       on: {
-        'GOTO.CLOSE_TICKET': { target: 'CLOSE_TICKET', description: 'yes' },
-        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no' },
+        'GOTO.CLOSE_TICKET': { target: 'CLOSE_TICKET', description: 'yes', actions: 'enter' },
+        'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no', actions: 'enter' },
       },
     },
     GUIDE: {
       description: 'Guide the first sign-in',
       meta: { type: 'rectangle' },
       on: {
-        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'link expired or not received', meta: { style: 'dotted' } },
-        'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN' },
+        'GOTO.RESET_PW': {
+          target: 'RESET_PW',
+          description: 'link expired or not received',
+          meta: { style: 'dotted' },
+          actions: 'enter',
+        },
+        'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', actions: 'enter' },
       },
     },
     MFA_ENROLL: {
       description: 'Guide MFA re-enrollment',
       meta: { type: 'rectangle' },
-      on: { 'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN' } },
+      on: { 'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', actions: 'enter' } },
     },
     CLOSE_TICKET: {
       description: 'Close the ticket as resolved',
       meta: { type: 'rectangle' },
-      on: { 'GOTO.DONE': { target: 'DONE', meta: { style: 'thick' } } },
+      on: { 'GOTO.DONE': { target: 'DONE', meta: { style: 'thick' }, actions: 'enter' } },
     },
     DONE: {
       description: 'Resolved',
       meta: { type: 'circle' },
-      type: 'final',
+      tags: ['terminal'],
     },
   },
 });

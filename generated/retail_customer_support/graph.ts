@@ -1,6 +1,6 @@
-// @generated from sops/retail_customer_support.md (sha256:63f52084aa78) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode } from '../../runtime/compiled-sop.js';
+import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
 import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';
 import type { NodeId, Successors, ToolName } from './ids.js';
 
@@ -472,6 +472,57 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   END_UADDR: [],
 };
 
+/**
+ * The moves the `retail_customer_support` SOP allows: the entry node (always), a hub on the path, a successor of
+ * the current node. The server and the machine in `./machine.js` both follow this table.
+ */
+export const TRANSITIONS: TransitionTable<NodeId> = {
+  entry: 'START',
+  hubs: ['ROUTE'],
+  successors: {
+    START: ['AUTH'],
+    AUTH: ['ROUTE'],
+    ROUTE: ['INFO', 'CHK_CANCEL', 'CHK_MOD', 'CHK_RETURN', 'CHK_EXCH', 'COLLECT_USER_ADDR', 'ESCALATE_HUMAN'],
+    INFO: ['END_INFO'],
+    CHK_CANCEL: ['IS_PENDING_C'],
+    CHK_MOD: ['IS_PENDING_M'],
+    CHK_RETURN: ['IS_DELIVERED_R'],
+    CHK_EXCH: ['IS_DELIVERED_E'],
+    COLLECT_USER_ADDR: ['DO_USER_ADDR'],
+    ESCALATE_HUMAN: [],
+    END_INFO: [],
+    IS_PENDING_C: ['DENY_CANCEL', 'COLLECT_CANCEL'],
+    DENY_CANCEL: [],
+    COLLECT_CANCEL: ['DO_CANCEL'],
+    DO_CANCEL: ['END_CANCEL', 'ROUTE'],
+    END_CANCEL: [],
+    IS_PENDING_M: ['DENY_MOD', 'COLLECT_MOD_ADDR', 'MOD_TYPE'],
+    DENY_MOD: [],
+    COLLECT_MOD_ADDR: ['DO_MOD_ADDR'],
+    MOD_TYPE: ['COLLECT_MOD_ITEMS', 'COLLECT_MOD_PAY'],
+    DO_MOD_ADDR: ['END_MOD'],
+    END_MOD: [],
+    COLLECT_MOD_ITEMS: ['DO_MOD_ITEMS', 'ROUTE'],
+    COLLECT_MOD_PAY: ['IS_GC_OK'],
+    DO_MOD_ITEMS: ['END_MOD'],
+    IS_GC_OK: ['DENY_PAY', 'DO_MOD_PAY'],
+    DENY_PAY: [],
+    DO_MOD_PAY: ['END_MOD'],
+    IS_DELIVERED_R: ['DENY_RETURN', 'COLLECT_RETURN'],
+    DENY_RETURN: [],
+    COLLECT_RETURN: ['DO_RETURN', 'CHK_EXCH'],
+    DO_RETURN: ['END_RETURN'],
+    END_RETURN: [],
+    IS_DELIVERED_E: ['DENY_EXCH', 'COLLECT_EXCH'],
+    DENY_EXCH: [],
+    COLLECT_EXCH: ['DO_EXCH'],
+    DO_EXCH: ['END_EXCH'],
+    END_EXCH: [],
+    DO_USER_ADDR: ['END_UADDR'],
+    END_UADDR: [],
+  },
+};
+
 /** The system prompt of the `retail_customer_support` SOP: every section before `## Node Prompts`, as written. */
 export const SYSTEM_PROMPT: string = '## Role\n' +
   '\n' +
@@ -690,16 +741,15 @@ export const AGENT_META: AgentMeta = {
 /** The SOP this module was compiled from, relative to the project. */
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
-/** sha256 of the source bytes; the server compares it to refuse a stale build. */
+/** sha256 of the source (line endings normalised): the SOP version a run pins. */
 export const SOURCE_HASH: string = 'sha256:63f52084aa78f6d807a2740931778224b7c7499946298223e967d436a15ff945';
 
-/** The `retail_customer_support` SOP, compiled: what the runtime serves and the registry loads. */
+/** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {
   meta: AGENT_META,
   sourceFile: SOURCE_FILE,
   sourceHash: SOURCE_HASH,
-  entryNode: 'START',
-  hubs: ['ROUTE'],
+  transitions: TRANSITIONS,
   nodeIds: NODE_IDS,
   nodes: NODES,
   edges: EDGES,

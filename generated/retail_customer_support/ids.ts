@@ -1,4 +1,4 @@
-// @generated from sops/retail_customer_support.md (sha256:63f52084aa78) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
+// @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
 /** Node ids of the `retail_customer_support` SOP, in flowchart order. */
 export const NODE_IDS = [

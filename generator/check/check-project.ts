@@ -4,7 +4,7 @@
  * `generated/index.ts` would collide (`foo_1` and `foo1` both export `foo1…`).
  */
 import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { camelCaseAgent } from '../emit/naming.js';
+import { camelCaseAgent } from '../model/naming.js';
 import type { SopModel } from '../model/sop-model.js';
 
 export function checkProject(models: readonly SopModel[]): Diagnostic[] {

@@ -3,34 +3,13 @@
  * result, and the CLI decides how to render them. Shaped after vfile-message (reason, place, rule id,
  * severity), with positions always 1-based in the `.md` file, also for problems inside YAML or Mermaid.
  */
-import type { DiagnosticCode } from './codes.js';
+import type { Diagnostic as AnyDiagnostic, Severity, SourcePosition, SourceSpan } from '../../contract/diagnostic.js';
+import { type DiagnosticCode, DIAGNOSTIC_CODES } from './codes.js';
 
-export type Severity = 'error' | 'warning' | 'info';
+export type { Severity, SourcePosition, SourceSpan } from '../../contract/diagnostic.js';
 
-export interface Diagnostic {
-  readonly code: DiagnosticCode;
-  readonly severity: Severity;
-  readonly message: string;
-  /** Path of the SOP as given to the compiler, relative to the project (`sops/retail.md`). */
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly endLine?: number;
-  readonly endColumn?: number;
-  /** What the author should change, e.g. "Did you mean `COLLECT_CANCEL`?". */
-  readonly remediation?: string;
-}
-
-/** A position inside the `.md` file (1-based line and column). */
-export interface SourcePosition {
-  readonly line: number;
-  readonly column: number;
-}
-
-export interface SourceSpan {
-  readonly start: SourcePosition;
-  readonly end: SourcePosition;
-}
+/** A diagnostic of this compiler: the contract's shape, with a code from the registry. */
+export type Diagnostic = AnyDiagnostic<DiagnosticCode>;
 
 /** Builds a diagnostic at a span, defaulting severity from the code catalog. */
 export function diagnosticAt(
@@ -54,8 +33,6 @@ export function diagnosticAt(
     ...(remediation ? { remediation } : {}),
   };
 }
-
-import { DIAGNOSTIC_CODES } from './codes.js';
 
 export function defaultSeverity(code: DiagnosticCode): Severity {
   return DIAGNOSTIC_CODES[code].severity;

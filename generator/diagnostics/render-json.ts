@@ -4,33 +4,9 @@
  * column, remediation, plus our stable `code`) and `metadata` (execution_time in seconds, scope, version,
  * timestamp). Errors map to `critical`, the seed's name for "must fix".
  */
+import type { ValidationResult } from '../../contract/diagnostic.js';
 import type { Diagnostic } from './diagnostic.js';
 import { summarize } from './render-text.js';
-
-export interface ValidationDetail {
-  readonly severity: 'critical' | 'warning' | 'info';
-  readonly code: string;
-  readonly message: string;
-  readonly file: string;
-  readonly line: number;
-  readonly column: number;
-  readonly endLine?: number;
-  readonly endColumn?: number;
-  readonly remediation?: string;
-}
-
-export interface ValidationResult {
-  readonly status: 'pass' | 'warning' | 'fail';
-  readonly message: string;
-  readonly details: readonly ValidationDetail[];
-  readonly metadata: {
-    readonly execution_time: number;
-    readonly scope: string;
-    readonly version: string;
-    readonly timestamp: string;
-    readonly [key: string]: unknown;
-  };
-}
 
 export function toValidationResult(
   diagnostics: readonly Diagnostic[],

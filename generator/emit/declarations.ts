@@ -14,7 +14,7 @@ import type {
 } from 'ts-morph';
 import { literalText, MAX_WIDTH } from './literal.js';
 import type { LiteralValue } from './literal.js';
-import { compareCodeUnits } from './naming.js';
+import { compareCodeUnits } from '../model/naming.js';
 import { StructureKind, VariableDeclarationKind } from './ts-morph-values.js';
 
 /** Leading trivia for top-level declarations: a blank line between them. */

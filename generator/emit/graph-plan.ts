@@ -6,26 +6,26 @@
  * pays little per SOP.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
+import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { constStatement, importTypes, importValues, jsDoc, reExport } from './declarations.js';
-import { headerComment } from './header.js';
+import { CONTRACT_MODULE, headerComment } from './header.js';
 import { ID_TYPE_EXPORTS, ID_VALUE_EXPORTS } from './ids-plan.js';
 import { modulePath } from './index-plan.js';
 import { block, code, fromData } from './literal.js';
 import type { LiteralObject, LiteralValue } from './literal.js';
 import type { SopOutline } from './outline.js';
 import type { PlannedFile } from './printer.js';
-import type { RuntimeTypesImport } from './runtime-types-import.js';
 
-export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesImport): PlannedFile {
-  const { model, agent } = outline;
+/** `data` is `compiledSopOf(outline)`: the module prints the same values the bundle holds. */
+export function planGraphModule(outline: SopOutline, data: CompiledSop): PlannedFile {
+  const { agent } = outline;
   const sop = `the \`${agent}\` SOP`;
   const byNode = (value: (id: string) => LiteralValue): LiteralObject => Object.fromEntries(outline.nodeIds.map((id) => [id, value(id)]));
-  const prompts = new Map(model.prompts.map((p) => [p.nodeId, p]));
   const ids = `./${modulePath(outline.idsPath.slice(outline.idsPath.lastIndexOf('/') + 1))}`; // './ids.js'
   const idExports = [...ID_VALUE_EXPORTS.map((name) => ({ name })), ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true }))];
 
   const statements: StatementStructures[] = [
-    importTypes(runtimeTypes.fromAgentFolder, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode']),
+    importTypes(CONTRACT_MODULE, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode', 'TransitionTable']),
     importValues(ids, ID_VALUE_EXPORTS),
     importTypes(ids, ['NodeId', 'Successors', 'ToolName']),
     reExport(
@@ -40,13 +40,13 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
       name: 'NODES',
       doc: `Every node of ${sop}: Mermaid shape and label.`,
       type: '{ readonly [K in NodeId]: SopNode<K> }',
-      value: block(Object.fromEntries(model.nodes.map((n) => [n.id, { id: n.id, type: n.type, description: n.description }]))),
+      value: block(byNode((id) => ({ ...data.nodes[id]! }))),
     }),
     constStatement({
       name: 'EDGES',
       doc: `Outgoing edges of every node of ${sop}, in source order.`,
       type: 'EdgeTable<NodeId, Successors>',
-      value: block(byNode((id) => (outline.edgesByNode.get(id) ?? []).map((e) => ({ ...e })))),
+      value: block(byNode((id) => (data.edges[id] ?? []).map((e) => ({ ...e })))),
     }),
     constStatement({
       name: 'PROMPTS',
@@ -54,16 +54,10 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
       type: '{ readonly [K in NodeId]?: NodePrompt<ToolName> }',
       value: block(
         Object.fromEntries(
-          outline.nodeIds.flatMap((id) => {
-            const prompt = prompts.get(id);
-            if (!prompt) return [];
-            const entry = {
-              prompt: prompt.prompt,
-              tools: outline.toolsByNode.get(id) ?? [],
-              examples: prompt.examples.map((e) => ({ user: e.user, agent: e.agent })),
-            };
-            return [[id, block(entry)]];
-          }),
+          Object.entries(data.prompts).map(([id, prompt]) => [
+            id,
+            block({ prompt: prompt!.prompt, tools: prompt!.tools, examples: prompt!.examples.map((e) => ({ ...e })) }),
+          ]),
         ),
       ),
     }),
@@ -71,25 +65,37 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
       name: 'TOOLS_BY_NODE',
       doc: `The domain tools each node of ${sop} allows (empty when its prompt names none).`,
       type: '{ readonly [K in NodeId]: readonly ToolName[] }',
-      value: block(byNode((id) => outline.toolsByNode.get(id) ?? [])),
+      value: block(byNode((id) => data.toolsByNode[id] ?? [])),
+    }),
+    constStatement({
+      name: 'TRANSITIONS',
+      doc:
+        `The moves ${sop} allows: the entry node (always), a hub on the path, a successor of the current node. ` +
+        'The server and the machine in `./machine.js` both follow this table.',
+      type: 'TransitionTable<NodeId>',
+      value: block({
+        entry: data.transitions.entry,
+        hubs: data.transitions.hubs,
+        successors: block(byNode((id) => data.transitions.successors[id] ?? [])),
+      }),
     }),
     constStatement({
       name: 'SYSTEM_PROMPT',
       doc: `The system prompt of ${sop}: every section before \`## Node Prompts\`, as written.`,
       type: 'string',
-      value: model.systemPrompt,
+      value: data.systemPrompt,
     }),
     constStatement({
       name: 'SYSTEM_PROMPT_SECTIONS',
       doc: 'Headings of the sections in `SYSTEM_PROMPT`, in order.',
       type: 'readonly string[]',
-      value: model.systemPromptSections.map((s) => s.heading),
+      value: data.systemPromptSections,
     }),
     constStatement({
       name: 'FLOWCHART',
       doc: `The Mermaid source of ${sop}, as written (comments included).`,
       type: 'string',
-      value: model.flowchart,
+      value: data.flowchart,
     }),
     constStatement({
       name: 'AGENT_META',
@@ -97,34 +103,33 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
       type: 'AgentMeta',
       value: block({
         agent,
-        version: model.version,
-        description: model.description,
-        model: fromData(model.model, 'model'),
-        mcpServers: fromData(model.mcpServers, 'mcp_servers'),
+        version: data.meta.version,
+        description: data.meta.description,
+        model: fromData(data.meta.model, 'model'),
+        mcpServers: fromData(data.meta.mcpServers, 'mcp_servers'),
       }),
     }),
     constStatement({
       name: 'SOURCE_FILE',
       doc: 'The SOP this module was compiled from, relative to the project.',
       type: 'string',
-      value: model.file,
+      value: data.sourceFile,
     }),
     constStatement({
       name: 'SOURCE_HASH',
-      doc: 'sha256 of the source bytes; the server compares it to refuse a stale build.',
+      doc: 'sha256 of the source (line endings normalised): the SOP version a run pins.',
       type: 'string',
-      value: model.sourceHash,
+      value: data.sourceHash,
     }),
     constStatement({
       name: 'SOP',
-      doc: `${capitalize(sop)}, compiled: what the runtime serves and the registry loads.`,
+      doc: `${capitalize(sop)}, compiled: the same data the server loads from \`sop-bundle.json\`.`,
       type: 'CompiledSop<NodeId, ToolName>',
       value: block({
         meta: code('AGENT_META'),
         sourceFile: code('SOURCE_FILE'),
         sourceHash: code('SOURCE_HASH'),
-        entryNode: model.entryNode,
-        hubs: outline.hubs,
+        transitions: code('TRANSITIONS'),
         nodeIds: code('NODE_IDS'),
         nodes: code('NODES'),
         edges: code('EDGES'),
@@ -140,7 +145,7 @@ export function planGraphModule(outline: SopOutline, runtimeTypes: RuntimeTypesI
     }),
   ];
   const structure: OptionalKind<SourceFileStructure> = {
-    leadingTrivia: `${headerComment(model.file, model.sourceHash)}\n\n`,
+    leadingTrivia: `${headerComment(data.sourceFile)}\n\n`,
     statements,
   };
   return { path: outline.graphPath, structure };

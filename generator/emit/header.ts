@@ -1,38 +1,21 @@
 /**
- * The first line of every generated file: which source it came from, the source's content hash, and how to
- * regenerate it. No dates, versions or absolute paths, so the bytes change only when the input does.
+ * The first line of every generated file: which source it came from, and how to regenerate it. No dates,
+ * versions, hashes or absolute paths, so a file's bytes change only when its own content does: editing one
+ * prompt rewrites the agent's graph module and the bundle, and leaves its ids and machine modules, the index
+ * and the registry alone. (The source hash is data: `SOURCE_HASH` in the graph module and in the bundle.)
  */
-import { createHash } from 'node:crypto';
-import { compareCodeUnits } from './naming.js';
-
 export const TOOL_NAME = 'sop-toolkit';
 export const REGENERATE_COMMAND = 'npm run build:sops';
 
-/** `// @generated from sops/x.md (sha256:0123456789ab) by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops` */
-export function headerComment(source: string, sourceHash: string): string {
-  return `// @generated from ${commentSafe(source)} (${shortHash(sourceHash)}) by ${TOOL_NAME}. DO NOT EDIT. Regenerate: ${REGENERATE_COMMAND}`;
-}
-
-/** `sha256:<64 hex>` → `sha256:<first 12 hex>`. */
-export function shortHash(sourceHash: string): string {
-  const match = /^([a-z0-9]+):([0-9a-f]+)$/.exec(sourceHash);
-  if (!match) throw new Error(`Expected a source hash like "sha256:<hex>", got ${JSON.stringify(sourceHash)}.`);
-  return `${match[1]}:${match[2]?.slice(0, 12)}`;
-}
-
-export interface HashedSource {
-  readonly agent: string;
-  readonly file: string;
-  readonly sourceHash: string;
-}
-
 /**
- * One hash for files built from every SOP (index, registry): sha256 over `agent file hash` lines sorted by
- * agent, so it changes when any SOP is added, removed, renamed or edited, and not with the input order.
+ * Where generated modules import the shared types (and the machines `enterPath`) from: the toolkit's package
+ * name, never a path into wherever the toolkit happens to be installed, so output is byte-identical everywhere.
  */
-export function combinedHash(sources: readonly HashedSource[]): string {
-  const lines = sources.map((s) => `${s.agent} ${s.file} ${s.sourceHash}\n`).sort(compareCodeUnits);
-  return `sha256:${createHash('sha256').update(lines.join('')).digest('hex')}`;
+export const CONTRACT_MODULE = 'sop-toolkit/contract';
+
+/** `// @generated from sops/x.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops` */
+export function headerComment(source: string): string {
+  return `// @generated from ${commentSafe(source)} by ${TOOL_NAME}. DO NOT EDIT. Regenerate: ${REGENERATE_COMMAND}`;
 }
 
 /** `sops/a.md` + `sops/b.md` → `sops/*.md`; sources in several folders → `*.md`. */

@@ -60,7 +60,7 @@ export function planIdsModule(outline: SopOutline): PlannedFile {
     typeAlias('SuccessorOf', 'The nodes an edge leads to from node `N`.', 'Successors[N]', [{ name: 'N', constraint: 'NodeId' }]),
   ];
   const structure: OptionalKind<SourceFileStructure> = {
-    leadingTrivia: `${headerComment(model.file, model.sourceHash)}\n\n`,
+    leadingTrivia: `${headerComment(model.file)}\n\n`,
     statements,
   };
   return { path: outline.idsPath, structure };

@@ -6,16 +6,16 @@
  * No data, on purpose: tsc checks every module a program reaches, so one name imported from the index costs
  * every module the index re-exports from. Re-exporting each agent's `SOP` made every app that imports the
  * index type-check every graph module (prompt tables, system prompts, the `CompiledSop` check), ~40 KB per
- * agent; the runtime reads `SOP` through the registry, and app code that wants an agent's data imports
+ * agent; the runtime reads the JSON bundle, and app code that wants an agent's data imports
  * `<agent>/graph.js` (or calls `loadAgent`). The emitted file says so in its own JSDoc.
  */
 import type { OptionalKind, SourceFileStructure } from 'ts-morph';
 import { jsDoc, reExport } from './declarations.js';
 import type { ReExport } from './declarations.js';
-import { combinedHash, headerComment, sourceGlob } from './header.js';
+import { headerComment, sourceGlob } from './header.js';
 import { eventTypeName, machineName } from './machine-plan.js';
-import { compareCodeUnits } from './naming.js';
-import type { SopOutline } from './outline.js';
+import { compareCodeUnits } from '../model/naming.js';
+import type { AgentNames } from './outline.js';
 import type { PlannedFile } from './printer.js';
 
 export const INDEX_PATH = 'index.ts';
@@ -36,7 +36,7 @@ export const INDEX_DOC = jsDoc(
     'should import `<agent>/machine.js` and `<agent>/ids.js` directly.',
 );
 
-export function planIndexModule(outlines: readonly SopOutline[]): PlannedFile {
+export function planIndexModule(outlines: readonly AgentNames[]): PlannedFile {
   const exports = outlines.flatMap((o) => {
     const idSpecifiers: ReExport[] = INDEX_ID_TYPE_EXPORTS.map((name) => ({
       name,
@@ -55,10 +55,9 @@ export function planIndexModule(outlines: readonly SopOutline[]): PlannedFile {
   return { path: INDEX_PATH, structure };
 }
 
-/** The header of a file built from every SOP: the common source glob and a hash over all inputs. */
-export function headerLine(outlines: readonly SopOutline[]): string {
-  const sources = outlines.map((o) => ({ agent: o.agent, file: o.model.file, sourceHash: o.model.sourceHash }));
-  return headerComment(sourceGlob(sources.map((s) => s.file)), combinedHash(sources));
+/** The header of a file built from every SOP: the common source glob. */
+export function headerLine(outlines: readonly AgentNames[]): string {
+  return headerComment(sourceGlob(outlines.map((o) => o.sourceFile)));
 }
 
 /** `retail/graph.ts` → `retail/graph.js` (NodeNext wants the runtime extension). */

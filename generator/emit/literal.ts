@@ -12,7 +12,7 @@
  * element or property goes on its own line with a trailing comma; strings with line breaks become one quoted
  * piece per line joined by `+`, so a changed prompt line is a one-line diff.
  */
-import { isPlainPropertyName } from './naming.js';
+import { isPlainPropertyName } from '../model/naming.js';
 
 /** Verbatim expression text (an identifier, a call): for references between generated declarations only. */
 export class Code {

@@ -4,21 +4,42 @@
  * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
  */
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
-import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from './naming.js';
+import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from '../model/naming.js';
 import type { EdgeLike } from './transitions.js';
 
-export interface SopOutline {
-  readonly model: SopModel;
+/**
+ * What the project files (index, registry) need of an agent: its names and file paths, all derived from the
+ * agent name. An agent whose SOP failed this build but compiled before is listed from this alone.
+ */
+export interface AgentNames {
   readonly agent: string;
-  /** `retailCustomerSupport`: prefix of value exports in the index (`…Machine`, `…Sop`). */
+  /** The SOP it was compiled from, project-relative. */
+  readonly sourceFile: string;
+  /** `retailCustomerSupport`: prefix of value exports in the index (`…Machine`). */
   readonly camelName: string;
   /** `RetailCustomerSupport`: prefix of type exports in the index (`…NodeId`, `…Event`). */
   readonly pascalName: string;
   /** `<agent>/ids.ts`: ids and id types, what app code types with. */
   readonly idsPath: string;
-  /** `<agent>/graph.ts`: the compiled SOP's data, what the runtime serves. */
+  /** `<agent>/graph.ts`: the compiled SOP's data, typed. */
   readonly graphPath: string;
   readonly machinePath: string;
+}
+
+export function agentNames(agent: string, sourceFile: string): AgentNames {
+  return {
+    agent,
+    sourceFile,
+    camelName: camelCaseAgent(agent),
+    pascalName: pascalCaseAgent(agent),
+    idsPath: `${agent}/ids.ts`,
+    graphPath: `${agent}/graph.ts`,
+    machinePath: `${agent}/machine.ts`,
+  };
+}
+
+export interface SopOutline extends AgentNames {
+  readonly model: SopModel;
   /** Flowchart order. */
   readonly nodeIds: readonly string[];
   readonly decisionNodeIds: readonly string[];
@@ -32,7 +53,7 @@ export interface SopOutline {
   readonly edgesByNode: ReadonlyMap<string, readonly EdgeLike[]>;
   /** Every node, its allowed tools (deduplicated, in the order the prompt lists them). */
   readonly toolsByNode: ReadonlyMap<string, readonly string[]>;
-  /** Nodes some edge enters, sorted: one `GOTO.<id>` event each. */
+  /** Nodes some move can enter (edge targets, the entry node, the hubs), sorted: one `GOTO.<id>` event each. */
   readonly eventTargets: readonly string[];
 }
 
@@ -74,13 +95,8 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
   const toolNames = [...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))])];
 
   return {
+    ...agentNames(model.agent, model.file),
     model,
-    agent: model.agent,
-    camelName: camelCaseAgent(model.agent),
-    pascalName: pascalCaseAgent(model.agent),
-    idsPath: `${model.agent}/ids.ts`,
-    graphPath: `${model.agent}/graph.ts`,
-    machinePath: `${model.agent}/machine.ts`,
     nodeIds,
     decisionNodeIds: facts.decisionNodes,
     terminalNodeIds: facts.terminalNodes,
@@ -89,6 +105,6 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     successors,
     edgesByNode,
     toolsByNode,
-    eventTargets: [...new Set(model.edges.map((e) => e.to))].sort(compareCodeUnits),
+    eventTargets: [...new Set([...model.edges.map((e) => e.to), model.entryNode, ...model.hubs.map((h) => h.id)])].sort(compareCodeUnits),
   };
 }

@@ -1,24 +1,22 @@
 /**
- * Plans `generated/registry.ts`, the runtime's view of the compiled agents: `AGENTS`, sorted by agent, each
- * with a lazy `load()` so a server with 100 agents imports none of them at start-up, typed loosely as
- * `AgentIndexEntry` so the server's type graph does not grow with the number of SOPs; and for app code a
- * typed `loadAgent(name)` that resolves to that agent's graph module.
+ * Plans `generated/registry.ts`, for app code: `AgentName` (the union of the compiled agents) and a typed
+ * `loadAgent(name)` that imports that agent's graph module on first use, so an app with 100 agents loads none
+ * at start-up. The server does not use it: it loads `sop-bundle.json`. Nothing here depends on an SOP's
+ * content, only on which agents exist, so editing a prompt leaves this file alone.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
-import { blankLineBefore, constStatement, doc, importTypes, typeAlias, unionOfLiterals } from './declarations.js';
+import { blankLineBefore, constStatement, doc, typeAlias, unionOfLiterals } from './declarations.js';
 import { headerLine, modulePath } from './index-plan.js';
 import { block, code, stringLiteral } from './literal.js';
-import type { SopOutline } from './outline.js';
+import type { AgentNames } from './outline.js';
 import type { PlannedFile } from './printer.js';
-import type { RuntimeTypesImport } from './runtime-types-import.js';
 import { StructureKind } from './ts-morph-values.js';
 
 export const REGISTRY_PATH = 'registry.ts';
 
-export function planRegistryModule(outlines: readonly SopOutline[], runtimeTypes: RuntimeTypesImport): PlannedFile {
-  const importOf = (o: SopOutline): string => `import(${stringLiteral(`./${modulePath(o.graphPath)}`)})`;
+export function planRegistryModule(outlines: readonly AgentNames[]): PlannedFile {
+  const importOf = (o: AgentNames): string => `import(${stringLiteral(`./${modulePath(o.graphPath)}`)})`;
   const statements: StatementStructures[] = [
-    importTypes(runtimeTypes.fromOutDir, ['AgentIndexEntry']),
     typeAlias(
       'AgentName',
       'The agents compiled into this folder.',
@@ -41,19 +39,6 @@ export function planRegistryModule(outlines: readonly SopOutline[], runtimeTypes
       type: '{ readonly [A in AgentName]: () => Promise<AgentModules[A]> }',
       value: block(Object.fromEntries(outlines.map((o) => [o.agent, code(`() => ${importOf(o)}`)]))),
       exported: false,
-    }),
-    constStatement({
-      name: 'AGENTS',
-      doc: 'Every compiled agent, sorted by name; `load()` imports its graph module on first use.',
-      type: 'readonly AgentIndexEntry[]',
-      value: outlines.map((o) =>
-        block({
-          agent: o.agent,
-          sourceFile: o.model.file,
-          sourceHash: o.model.sourceHash,
-          load: code(`() => ${importOf(o)}.then((m) => m.SOP)`),
-        }),
-      ),
     }),
     {
       kind: StructureKind.Function,

@@ -3,7 +3,7 @@
  * order of the first edge to it; several edges to one target merge into one transition whose description
  * lists their conditions. No ts-morph here: the machine checker in the tests uses the same rule.
  */
-import type { EdgeStyle } from '../../runtime/compiled-sop.js';
+import type { EdgeStyle } from '../../contract/compiled-sop.js';
 
 export interface EdgeLike {
   readonly to: string;
@@ -20,9 +20,12 @@ export interface MachineTransition {
   readonly style: Exclude<EdgeStyle, 'solid'> | null;
 }
 
+/** Machine events are `GOTO.<target>`: the prefix the machine strips to find where a move goes. */
+export const GOTO_PREFIX = 'GOTO.';
+
 /** The event that moves a machine to `target`. */
 export function gotoEvent(target: string): string {
-  return `GOTO.${target}`;
+  return `${GOTO_PREFIX}${target}`;
 }
 
 export const CONDITION_SEPARATOR = ' | ';

@@ -7,7 +7,7 @@
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import type { EdgeOccurrence } from '../parse/flowchart/ast.js';
 import type { ParsedFlowchart, ParsedSop } from '../parse/parse-sop.js';
-import type { EdgeStyle } from '../../runtime/compiled-sop.js';
+import type { EdgeStyle } from '../../contract/compiled-sop.js';
 import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
 
 export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopModel | null; diagnostics: readonly Diagnostic[] } {

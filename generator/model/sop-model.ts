@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
-import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../runtime/compiled-sop.js';
+import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
 export interface ModelNode {
   readonly id: string;

@@ -10,7 +10,7 @@ import { z } from 'zod';
 import type { Code, RootContent } from 'mdast';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import { suggestion } from '../diagnostics/closest-match.js';
-import type { SopExample } from '../../runtime/compiled-sop.js';
+import type { SopExample } from '../../contract/compiled-sop.js';
 import { codeContentStart, endOffset, headingText, spanOfNode, startOffset, type MarkdownSection } from './markdown-sections.js';
 import type { SourceText } from './source-text.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';

@@ -8,7 +8,8 @@
  * The compiler already validated the SOP; the few checks here only catch a hand-edited or mismatched
  * generated module, and turn it into a clear error instead of a wrong answer later.
  */
-import type { CompiledSop, SopExample } from '../compiled-sop.js';
+import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
+import type { TransitionTable } from '../../contract/transitions.js';
 
 /** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
 export interface NodeAnswer {
@@ -34,18 +35,15 @@ export interface PreparedNode {
   readonly nodeJson: string;
   /** `JSON.stringify(edges)`, computed once. */
   readonly edgesJson: string;
-  /** Distinct successor ids in edge order. */
-  readonly successors: readonly string[];
   readonly terminal: boolean;
-  readonly hub: boolean;
 }
 
 export interface PreparedAgent {
   readonly name: string;
   readonly sop: CompiledSop;
+  /** The compiled transition table: what `goto_node` allows (`contract/transitions.ts`). */
+  readonly transitions: TransitionTable;
   readonly entryNode: string;
-  /** Hubs in the order the SOP lists them. */
-  readonly hubs: readonly string[];
   readonly nodes: ReadonlyMap<string, PreparedNode>;
   /** Node ids in flowchart order. */
   readonly nodeIds: readonly string[];
@@ -59,10 +57,16 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
   const fail = (problem: string): never => {
     throw new Error(`Compiled agent ${name} is inconsistent: ${problem}. Run \`npm run build:sops\` to regenerate it.`);
   };
-  if (!known.has(sop.entryNode)) fail(`entry node ${sop.entryNode} is not a node`);
-  for (const hub of sop.hubs) if (!known.has(hub)) fail(`hub ${hub} is not a node`);
+  const { transitions } = sop;
+  if (!known.has(transitions.entry)) fail(`entry node ${transitions.entry} is not a node`);
+  for (const hub of transitions.hubs) if (!known.has(hub)) fail(`hub ${hub} is not a node`);
+  for (const id of nodeIds) {
+    const successors = Object.hasOwn(transitions.successors, id) ? transitions.successors[id] : undefined;
+    if (successors === undefined) fail(`node ${id} has no entry in the transition table`);
+    const fromEdges = [...new Set((sop.edges[id] ?? []).map((edge) => edge.to))];
+    if (fromEdges.join('\n') !== successors!.join('\n')) fail(`the transition table and the edges of ${id} disagree`);
+  }
 
-  const hubs = new Set(sop.hubs);
   const terminals = new Set(sop.terminalNodes);
   const nodes = new Map<string, PreparedNode>();
   for (const id of nodeIds) {
@@ -80,17 +84,15 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
         edges: Object.freeze(edges),
         nodeJson: JSON.stringify(node),
         edgesJson: JSON.stringify(edges),
-        successors: Object.freeze([...new Set(edges.map((edge) => edge.to))]),
         terminal: terminals.has(id),
-        hub: hubs.has(id),
       }),
     );
   }
   return Object.freeze({
     name,
     sop,
-    entryNode: sop.entryNode,
-    hubs: sop.hubs,
+    transitions,
+    entryNode: transitions.entry,
     nodes,
     nodeIds,
     terminalNodes: sop.terminalNodes,

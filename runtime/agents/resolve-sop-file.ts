@@ -4,15 +4,15 @@
  * Security rule: the only files this module ever reads are registered `sourceFile`s. The caller's string is
  * resolved against the project root and compared with the registered paths; a URL, a path outside the
  * project or any unregistered path is refused without touching the filesystem. Only after a match is the
- * registered source read, to compare the sha256 of its bytes with the `sourceHash` recorded at compile time.
+ * registered source read, to compare its sha256 (line endings normalised) with the `sourceHash` recorded at compile time.
  */
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import type { AgentIndexEntry } from '../compiled-sop.js';
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { hashSource } from '../../contract/source-hash.js';
 import type { AgentCatalog } from './agent-catalog.js';
 
-export type SopFileResolution = { readonly ok: true; readonly entry: AgentIndexEntry } | { readonly ok: false; readonly error: string };
+export type SopFileResolution = { readonly ok: true; readonly entry: CompiledSop } | { readonly ok: false; readonly error: string };
 
 const REBUILD = 'Run `npm run build:sops` to compile it, then call load_graph again.';
 
@@ -43,8 +43,7 @@ export async function resolveSopFile(catalog: AgentCatalog, projectRoot: string,
     const what = code === 'ENOENT' ? 'no longer exists' : `cannot be read (${code ?? String(error)})`;
     return { ok: false, error: `${entry.sourceFile} was compiled but ${what}, so the build cannot be checked. ${REBUILD}` };
   }
-  const hash = `sha256:${createHash('sha256').update(bytes).digest('hex')}`;
-  if (hash !== entry.sourceHash) {
+  if (hashSource(bytes) !== entry.sourceHash) {
     return { ok: false, error: `${entry.sourceFile} changed since it was compiled (its sha256 differs from the build's). ${REBUILD}` };
   }
   return { ok: true, entry };

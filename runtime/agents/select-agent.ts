@@ -1,9 +1,9 @@
 /**
  * Finds and loads the agent `load_graph` asks for, by name or by SOP path, and turns every way that can fail
- * into a message that says what to do. Loading is the first use of an agent's generated module in this
- * process; a module that fails to import or is inconsistent is reported, not thrown.
+ * into a message that says what to do. Preparing is the first use of an agent in this process; an inconsistent
+ * bundle entry is reported, not thrown.
  */
-import type { AgentIndexEntry } from '../compiled-sop.js';
+import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from './agent-catalog.js';
 import type { PreparedAgent } from './prepared-agent.js';
 import { resolveSopFile } from './resolve-sop-file.js';
@@ -16,15 +16,15 @@ export interface AgentRequest {
 }
 
 export async function selectAgent(catalog: AgentCatalog, projectRoot: string, request: AgentRequest): Promise<AgentSelection> {
-  let entry: AgentIndexEntry | undefined;
+  let entry: CompiledSop;
   if (request.sop_file !== undefined) {
     const resolved = await resolveSopFile(catalog, projectRoot, request.sop_file);
     if (!resolved.ok) return resolved;
     entry = resolved.entry;
   } else {
-    entry = catalog.byName(request.agent ?? '');
-    if (entry === undefined) {
-      const names = catalog.entries.map((known) => known.agent);
+    const named = catalog.byName(request.agent ?? '');
+    if (named === undefined) {
+      const names = catalog.entries.map((known) => known.meta.agent);
       return {
         ok: false,
         error:
@@ -33,11 +33,12 @@ export async function selectAgent(catalog: AgentCatalog, projectRoot: string, re
             : `Unknown agent: ${request.agent}. Compiled agents: [${names.join(', ')}]. A new SOP needs \`npm run build:sops\`.`,
       };
     }
+    entry = named;
   }
   try {
-    return { ok: true, agent: await catalog.load(entry) };
+    return { ok: true, agent: catalog.prepared(entry) };
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `Could not load the compiled agent ${entry.agent}: ${reason}` };
+    return { ok: false, error: `Could not load the compiled agent ${entry.meta.agent}: ${reason}` };
   }
 }

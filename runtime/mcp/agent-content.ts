@@ -45,31 +45,30 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
 
   const listPrompts = () => ({
     prompts: catalog.entries.map((entry) => ({
-      name: entry.agent,
-      title: `${entry.agent} system prompt`,
-      description: promptDescription(entry.agent, entry.sourceFile),
+      name: entry.meta.agent,
+      title: `${entry.meta.agent} system prompt`,
+      description: promptDescription(entry.meta.agent, entry.sourceFile),
     })),
   });
 
-  const getPrompt = async (request: GetPromptRequest) => {
+  const getPrompt = (request: GetPromptRequest) => {
     const entry = catalog.byName(request.params.name);
     if (entry === undefined) {
-      const names = catalog.entries.map((known) => known.agent).join(', ');
+      const names = catalog.entries.map((known) => known.meta.agent).join(', ');
       throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Prompts: [${names}]`);
     }
-    const agent = await catalog.load(entry);
     return {
-      description: promptDescription(entry.agent, entry.sourceFile),
-      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: agent.sop.systemPrompt } }],
+      description: promptDescription(entry.meta.agent, entry.sourceFile),
+      messages: [{ role: 'user' as const, content: { type: 'text' as const, text: entry.systemPrompt } }],
     };
   };
 
   const listResources = () => ({
     resources: catalog.entries.map((entry) => ({
-      uri: flowchartUri(entry.agent),
-      name: `${entry.agent}-flowchart`,
-      title: `${entry.agent} flowchart`,
-      description: `Mermaid flowchart of the SOP agent ${entry.agent}, as written in ${entry.sourceFile}.`,
+      uri: flowchartUri(entry.meta.agent),
+      name: `${entry.meta.agent}-flowchart`,
+      title: `${entry.meta.agent} flowchart`,
+      description: `Mermaid flowchart of the SOP agent ${entry.meta.agent}, as written in ${entry.sourceFile}.`,
       mimeType: FLOWCHART_MIME_TYPE,
     })),
   });
@@ -85,7 +84,7 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
     ],
   });
 
-  const readResource = async (request: ReadResourceRequest) => {
+  const readResource = (request: ReadResourceRequest) => {
     const uri = request.params.uri;
     const name = FLOWCHART_URI.exec(uri)?.[1];
     const entry = name === undefined ? undefined : catalog.byName(name);
@@ -96,8 +95,7 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
         { uri },
       );
     }
-    const agent = await catalog.load(entry);
-    return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: agent.sop.flowchart }] };
+    return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: entry.flowchart }] };
   };
 
   return (server) => {

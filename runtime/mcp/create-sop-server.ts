@@ -30,8 +30,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
 import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
-import { catalogFor, type AgentCatalog } from '../agents/agent-catalog.js';
-import type { AgentIndexEntry } from '../compiled-sop.js';
+import type { AgentCatalog } from '../agents/agent-catalog.js';
 import { logError } from '../log.js';
 import { createKeyedQueue, type KeyedQueue } from '../session/keyed-queue.js';
 import { createMemorySessionStore } from '../session/memory-session-store.js';
@@ -43,8 +42,8 @@ import { toolJsonSchema } from './json-schema.js';
 import { SOP_TOOLS, type SopTool } from './sop-tools.js';
 
 export interface SopServerOptions {
-  /** The compiled agents to serve (`AGENTS` of `generated/registry.ts`, or test fixtures). */
-  readonly agents: readonly AgentIndexEntry[];
+  /** The compiled agents to serve (`createCatalog` of `generated/sop-bundle.json`, or of test fixtures). */
+  readonly catalog: AgentCatalog;
   /** Absolute path of the project; `load_graph`'s `sop_file` is resolved against it. */
   readonly projectRoot: string;
   /** Conversation state; a private in-memory store when absent. */
@@ -84,7 +83,7 @@ const instructionsByCatalog = new WeakMap<AgentCatalog, string>();
 function instructionsFor(catalog: AgentCatalog): string {
   let instructions = instructionsByCatalog.get(catalog);
   if (instructions === undefined) {
-    const agentNames = catalog.entries.map((entry) => entry.agent).join(', ') || 'none: run `npm run build:sops`';
+    const agentNames = catalog.entries.map((entry) => entry.meta.agent).join(', ') || 'none: run `npm run build:sops`';
     instructions =
       `Serves compiled SOP agents (${agentNames}). Call load_graph once with the agent, write the plan with todo, ` +
       'then move through the flowchart with goto_node, starting at the entry node and following the returned edges.';
@@ -105,7 +104,7 @@ function queueFor(store: SessionStore): KeyedQueue {
 }
 
 export function createSopServer(options: SopServerOptions): Server {
-  const catalog = catalogFor(options.agents);
+  const catalog = options.catalog;
   const context = { catalog, projectRoot: options.projectRoot };
   const store = options.store ?? createMemorySessionStore();
   const queue = queueFor(store);

@@ -52,16 +52,10 @@ function defineTool<Input>(definition: ToolDefinition<Input>): SopTool {
   };
 }
 
-/**
- * Runs `use` with the agent the session loaded, from the process-wide cache: synchronously when it is
- * loaded, which is always the case after `load_graph` in this process (a store that outlives the process
- * may hand over a session whose agent this process has not loaded yet: then it is loaded first).
- */
-function withSessionAgent<T>(context: ToolContext, session: SessionState, use: (agent: PreparedAgent | undefined) => T): T | Promise<T> {
+/** Runs `use` with the agent the session loaded (prepared on first use in this process). */
+function withSessionAgent<T>(context: ToolContext, session: SessionState, use: (agent: PreparedAgent | undefined) => T): T {
   const entry = session.agent === null ? undefined : context.catalog.byName(session.agent);
-  if (entry === undefined) return use(undefined);
-  const agent = context.catalog.loaded(entry);
-  return agent === undefined ? context.catalog.load(entry).then(use) : use(agent);
+  return use(entry === undefined ? undefined : context.catalog.prepared(entry));
 }
 
 export const SOP_TOOLS: readonly SopTool[] = [

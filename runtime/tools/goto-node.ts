@@ -1,22 +1,9 @@
 /**
  * `goto_node`: move through the loaded agent's flowchart and receive the target node's instructions.
  *
- * Transition rule (spec "Transitions"): from the current node the agent may go to
- *   - a direct successor;
- *   - the entry node, always: the path restarts as [entry];
- *   - a hub on the path, i.e. one reached through the flowchart since the last restart. So `ROUTE` can be
- *     re-entered for the next intent, but can never be used to skip `AUTH`.
- * Before the first move only the entry node is valid. A terminal node completes the path: nothing follows it
- * but the entry node or a hub on the path.
- *
- * The path is how the agent got here from the entry node, a simple path. Moving to a node already on it (a
- * hub re-entered for the next intent, a dotted fallback back to `ROUTE`, any loop) rewinds it to that node's
- * earlier position; any other legal move appends. Appending needs a successor of the current node and
- * rewinding keeps a prefix, so by induction every path is a walk along the flowchart's edges from the entry
- * node with no node twice. Hence: whatever every route to the current node passes through (`AUTH`) is on the
- * path, i.e. was visited since the last restart; the path never holds more nodes than the agent has (answers
- * do not grow with the conversation); and a hub counts as reached exactly while it is on the path, so no
- * separate bookkeeping is needed (a rewind to before a hub closes it again).
+ * Which moves are legal, and the path after one, is decided by the compiled transition table and the one
+ * rule in `contract/transitions.ts` (a successor; the entry node, always; a hub on the path), the same the
+ * generated XState machine follows. `path` is how the agent got here from the entry node.
  *
  * Answers, decided per case:
  *   - a legal move: the seed's answer (`node`, `edges`, `path`, `valid: true`, and `todo_reminder` when the
@@ -28,6 +15,7 @@
  * Refused moves leave the session untouched.
  */
 import { z } from 'zod';
+import { legalTargets, nextPath } from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
 import type { SessionState } from '../session/session-state.js';
 import { errorAnswerSchema, fail, noAgentLoaded, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
@@ -89,8 +77,8 @@ export function gotoNode(agent: PreparedAgent | undefined, session: SessionState
   const targetId = input.node_id;
   const target = agent.nodes.get(targetId);
   if (target === undefined) return unknownNode(agent, session, targetId);
-  const path = movedPath(agent, session.path, targetId, target.hub);
-  if (path === undefined) return succeed(refusal(agent, session, targetId), session);
+  const path = nextPath(agent.transitions, session.path, targetId);
+  if (path === null) return succeed(refusal(agent, session, targetId), session);
 
   const pathJson = JSON.stringify(path);
   const next = path === session.path ? session : { ...session, path };
@@ -111,30 +99,9 @@ export function gotoNode(agent: PreparedAgent | undefined, session: SessionState
   };
 }
 
-/**
- * The path after a move to `targetId`, or undefined when the move is illegal: [entry] for the entry node;
- * for a successor of the current node or a hub on the path, the path rewound to the target if it is on it
- * (the same array when the target is the current node), else the path plus the target.
- */
-function movedPath(agent: PreparedAgent, path: readonly string[], targetId: string, hub: boolean): readonly string[] | undefined {
-  if (targetId === agent.entryNode) return [targetId];
-  const current = path.at(-1);
-  if (current === undefined) return undefined;
-  const index = path.indexOf(targetId);
-  const legal = (hub && index >= 0) || agent.nodes.get(current)?.successors.includes(targetId) === true;
-  if (!legal) return undefined;
-  if (index < 0) return [...path, targetId];
-  return index === path.length - 1 ? path : path.slice(0, index + 1);
-}
-
 /** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
 export function validNext(agent: PreparedAgent, session: SessionState): string[] {
-  const current = session.path.at(-1);
-  if (current === undefined) return [agent.entryNode];
-  const next = new Set(agent.nodes.get(current)?.successors);
-  next.add(agent.entryNode);
-  for (const hub of agent.hubs) if (session.path.includes(hub)) next.add(hub);
-  return [...next];
+  return legalTargets(agent.transitions, session.path);
 }
 
 export function todoReminder(nodeId: string): string {

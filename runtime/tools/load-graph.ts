@@ -82,7 +82,7 @@ function answerOf(agent: PreparedAgent): LoadGraphAnswer {
   return {
     agent: sop.meta.agent,
     version: sop.meta.version,
-    entry_node: sop.entryNode,
+    entry_node: sop.transitions.entry,
     model: sop.meta.model,
     mcp_servers: [...sop.meta.mcpServers],
     graph: {

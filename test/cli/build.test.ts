@@ -25,16 +25,14 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('sop build', () => {
-  it('writes one folder per agent plus index and registry, then a no-op rebuild changes nothing', () => {
+  it('writes one folder per agent plus index, registry and bundle, then a no-op rebuild changes nothing', () => {
     const first = runCli(['build'], dir);
     expect(first.code, first.stdout + first.stderr).toBe(0);
     const files = listFiles(join(dir, 'generated'));
     expect(files).toEqual(
-      expect.arrayContaining(['index.ts', 'registry.ts', 'demo/graph.ts', 'demo/machine.ts', 'other/graph.ts', 'other/machine.ts']),
+      expect.arrayContaining(['index.ts', 'registry.ts', 'sop-bundle.json', 'demo/graph.ts', 'demo/machine.ts', 'other/graph.ts']),
     );
-    expect(read('generated/demo/graph.ts').split('\n')[0]).toMatch(
-      /^\/\/ @generated from sops\/demo\.md \(sha256:[0-9a-f]{12}\) .*DO NOT EDIT/,
-    );
+    expect(read('generated/demo/graph.ts').split('\n')[0]).toMatch(/^\/\/ @generated from sops\/demo\.md by sop-toolkit\. DO NOT EDIT/);
     const before = snapshot();
     const again = runCli(['build'], dir);
     expect(again.code).toBe(0);

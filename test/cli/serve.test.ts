@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it, vi } from 'vitest';
@@ -44,17 +44,17 @@ describe('sop serve arguments', () => {
     expect(written.join('')).toMatch(/^Usage: sop serve[\s\S]*sop serve: unknown option --nope\n\nUsage: sop serve/);
   });
 
-  it('finds the project root from the source and from dist/', () => {
-    expect(findProjectRoot(join(PROJECT_ROOT, 'cli/commands'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
-    expect(findProjectRoot(join(PROJECT_ROOT, 'dist/cli/commands'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
+  it('finds the app root from any folder inside it, never from where the toolkit is', () => {
+    expect(findProjectRoot(join(PROJECT_ROOT, 'sops'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
+    expect(findProjectRoot(join(PROJECT_ROOT, 'test/fixtures/runtime/project/sops'))).toBe(PROJECT_ROOT.replace(/\/$/, ''));
+    expect(findProjectRoot('/')).toBe('/');
   });
 });
 
-describe('sop serve with the generated registry', () => {
+describe('sop serve with the generated bundle', () => {
   it('on stdio, writes nothing but JSON-RPC lines on stdout and exits 0 when input ends', async () => {
-    const registry = pathToFileURL(join(PROJECT_ROOT, 'dist/generated/registry.js')).href;
-    const { AGENTS } = (await import(registry)) as { AGENTS: readonly { agent: string }[] };
-    const agent = AGENTS[0]?.agent ?? 'none';
+    const bundle = JSON.parse(readFileSync(join(PROJECT_ROOT, 'generated/sop-bundle.json'), 'utf8')) as { agents: object };
+    const agent = Object.keys(bundle.agents)[0] ?? 'none';
     const run = await runStdio(
       process.execPath,
       [CLI, 'serve'],

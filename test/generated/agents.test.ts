@@ -1,31 +1,36 @@
 /**
- * Every agent compiled into `generated/`, on the real XState runtime: its machine agrees with its edge table
- * both ways, and `getShortestPaths` reaches every node that is reachable from the entry node (for our SOPs:
- * every node, since they compile without SOP041).
+ * Every agent compiled into `generated/`, on the real XState runtime: its machine and the server's transition
+ * rule agree on every (state, target) pair the server can reach (`machine-vs-table.ts`), and the JSON bundle the
+ * server loads holds exactly the data of the typed graph module.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
-import { getShortestPaths } from 'xstate/graph';
-import { AGENTS } from '../../generated/registry.js';
-import { compareMachineWithEdges } from '../support/machine-vs-edges.js';
+import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
+import { compareMachineWithTable } from '../support/machine-vs-table.js';
 
-async function machineOf(agent: string): Promise<AnyStateMachine> {
-  const url = new URL(`../../generated/${agent}/machine.ts`, import.meta.url).href;
-  const module = (await import(/* @vite-ignore */ url)) as Record<string, unknown>;
-  const machine = Object.values(module).find((v): v is AnyStateMachine => typeof v === 'object' && v !== null && 'root' in v);
+const bundle = JSON.parse(readFileSync(new URL('../../generated/sop-bundle.json', import.meta.url), 'utf8')) as SopBundle;
+
+async function modulesOf(agent: string): Promise<{ machine: AnyStateMachine; sop: CompiledSop }> {
+  const base = new URL(`../../generated/${agent}/`, import.meta.url).href;
+  const machineModule = (await import(/* @vite-ignore */ `${base}machine.ts`)) as Record<string, unknown>;
+  const graph = (await import(/* @vite-ignore */ `${base}graph.ts`)) as { SOP: CompiledSop };
+  const machine = Object.values(machineModule).find((v): v is AnyStateMachine => typeof v === 'object' && v !== null && 'root' in v);
   expect(machine, `generated/${agent}/machine.ts exports a machine`).toBeDefined();
-  return machine!;
+  return { machine: machine!, sop: graph.SOP };
 }
 
-describe.each(AGENTS.map((a) => [a.agent, a] as const))('generated agent %s', (agent, entry) => {
-  it('has a machine whose transitions equal the edge table, both ways', async () => {
-    const sop = await entry.load();
-    expect(compareMachineWithEdges(await machineOf(agent), sop)).toEqual([]);
+describe.each(Object.keys(bundle.agents))('generated agent %s', (agent) => {
+  it('has a machine that allows exactly the moves the server allows, ending on the same path', async () => {
+    const { machine, sop } = await modulesOf(agent);
+    const comparison = compareMachineWithTable(machine, sop);
+    expect(comparison.problems).toEqual([]);
+    expect(comparison.pairs).toBe(comparison.configurations * sop.nodeIds.length);
+    expect(comparison.configurations).toBeGreaterThanOrEqual(sop.nodeIds.length);
   });
 
-  it('reaches every node from the entry node with getShortestPaths', async () => {
-    const sop = await entry.load();
-    const reached = new Set(getShortestPaths(await machineOf(agent)).map((p) => String(p.state.value)));
-    expect([...reached].sort()).toEqual([...sop.nodeIds].sort());
+  it('is served from the bundle with the data of its typed graph module', async () => {
+    const { sop } = await modulesOf(agent);
+    expect(bundle.agents[agent]).toEqual(JSON.parse(JSON.stringify(sop)));
   });
 });

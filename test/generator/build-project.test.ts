@@ -22,15 +22,13 @@ function project(count: number, broken: (i: number) => string | null): { file: s
 }
 
 describe('buildProject', () => {
-  const options = { runtimeTypes: '../runtime/compiled-sop.js' };
-
   it('builds a clean project the same on worker threads as in one thread', async () => {
     const sources = project(30, () => null);
     const { buildProject: buildOnWorkers } = await dist<BuildProjectModule>('build-project.js');
     const { workerThreadsFor: distWorkers } = await dist<CompileInParallelModule>('compile-in-parallel.js');
     expect(workerThreadsFor(sources.length)).toBe(0); // the sources have no worker script
-    const onWorkers = await buildOnWorkers(sources, options);
-    const inThread = await buildProject(sources, options);
+    const onWorkers = await buildOnWorkers(sources);
+    const inThread = await buildProject(sources);
     expect(onWorkers.outputs.map((f) => f.path)).toContain('index.ts');
     expect(onWorkers).toEqual(inThread);
     expect(distWorkers(sources.length) > 0).toBe(availableParallelism() > 1); // one core: both in one thread
@@ -40,11 +38,13 @@ describe('buildProject', () => {
     const sources = project(30, (i) => (i % 9 === 4 ? withLine(19, '### ASKK') : null));
     sources.push({ file: 'sops/zz_duplicate.md', raw: BASE_SOP.replace('agent: demo', 'agent: agent_7') });
     const { buildProject: buildOnWorkers } = await dist<BuildProjectModule>('build-project.js');
-    const onWorkers = await buildOnWorkers(sources, options);
-    const inThread = await buildProject(sources, options);
+    const onWorkers = await buildOnWorkers(sources);
+    const inThread = await buildProject(sources);
     expect(onWorkers.complete).toBe(false);
     expect(onWorkers.failedAgents).toEqual(expect.arrayContaining(['agent_4', 'agent_7', 'agent_13', 'agent_22']));
-    expect(onWorkers.outputs.map((f) => f.path)).not.toContain('index.ts');
+    // Good agents still build: the project files list them (and no failed agent: there is no previous bundle).
+    expect(onWorkers.outputs.map((f) => f.path)).toContain('index.ts');
+    expect(onWorkers.outputs.find((f) => f.path === 'registry.ts')?.content).not.toContain('agent_4');
     expect(onWorkers.outputs.some((f) => f.path.startsWith('agent_7/'))).toBe(false);
     expect(onWorkers.outputs.some((f) => f.path.startsWith('agent_8/'))).toBe(true);
     expect(onWorkers).toEqual(inThread);

@@ -14,34 +14,37 @@ describe('emitWhileCompiling', () => {
   it('gives what emitting at the end gives, whether the emitter was loaded before or after the SOPs came', async () => {
     const clean = ['b_agent', 'a_agent', 'c_agent'].map((agent) => compileAgent(agent));
     for (const preload of [true, false]) {
-      const emitting = emitWhileCompiling({ preload, runtimeTypes: '../rt.js' });
+      const emitting = emitWhileCompiling({ preload });
       for (const compiled of clean) emitting.add(compiled);
-      const files = await emitting.finish(clean, true);
-      expect(files).toEqual(
-        emitProject(
-          clean.map((c) => ({ model: c.model!, facts: c.facts! })),
-          { runtimeTypes: '../rt.js' },
-        ),
-      );
+      const files = await emitting.finish(clean, []);
+      expect(files).toEqual(emitProject(clean.map((c) => ({ model: c.model!, facts: c.facts! }))));
     }
   });
 
-  it('leaves out SOPs with errors, SOPs the build drops, and the index and registry when asked to', async () => {
+  it('leaves out SOPs with errors and SOPs the build drops', async () => {
     const good = compileAgent('good');
     const broken = compileAgent('broken', withLine(19, '### ASKK'));
     const dropped = compileAgent('dropped'); // e.g. failed a cross-file check
     expect(broken.diagnostics.some((d) => d.severity === 'error')).toBe(true);
     const emitting = emitWhileCompiling({});
     for (const compiled of [good, broken, dropped]) emitting.add(compiled);
-    expect(await emitting.finish([good], true)).toEqual(emitAll([good]));
-    expect((await emitting.finish([good], false)).map((f) => f.path)).toEqual(['good/graph.ts', 'good/ids.ts', 'good/machine.ts']);
+    const files = await emitting.finish([good], []);
+    expect(files).toEqual(emitAll([good]));
+    expect(files.map((f) => f.path)).toEqual([
+      'good/graph.ts',
+      'good/ids.ts',
+      'good/machine.ts',
+      'index.ts',
+      'registry.ts',
+      'sop-bundle.json',
+    ]);
   });
 
   it('prints a SOP it was not handed at the end', async () => {
     const [a, b] = [compileAgent('a_agent'), compileAgent('b_agent')];
     const emitting = emitWhileCompiling({});
     emitting.add(a);
-    expect(await emitting.finish([a, b], true)).toEqual(emitAll([a, b]));
+    expect(await emitting.finish([a, b], [])).toEqual(emitAll([a, b]));
   });
 
   it('throws an emitter failure only when the failing SOP is asked for', async () => {
@@ -52,7 +55,7 @@ describe('emitWhileCompiling', () => {
     const emitting = emitWhileCompiling({ preload: true });
     emitting.add(good);
     emitting.add(bad);
-    await expect(emitting.finish([good], true)).resolves.toEqual(emitAll([good]));
-    await expect(emitting.finish([good, bad], true)).rejects.toThrow(/agent name "Not-An-Agent"/);
+    await expect(emitting.finish([good], [])).resolves.toEqual(emitAll([good]));
+    await expect(emitting.finish([good, bad], [])).rejects.toThrow(/agent name "Not-An-Agent"/);
   });
 });

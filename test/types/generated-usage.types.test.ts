@@ -15,8 +15,8 @@ const CONSUMER = `
 import { createActor } from 'xstate';
 import type { EventFromLogic, SnapshotFrom } from 'xstate';
 import { expectTypeOf } from 'vitest';
-import type { AgentIndexEntry, CompiledSop, NodePrompt } from './runtime/compiled-sop.js';
-import { EDGES, NODES, NODE_IDS, PROMPTS, SOP, TOOLS_BY_NODE } from './generated/retail_customer_support/graph.js';
+import type { CompiledSop, NodePrompt, TransitionTable } from 'sop-toolkit/contract';
+import { EDGES, NODES, NODE_IDS, PROMPTS, SOP, TOOLS_BY_NODE, TRANSITIONS } from './generated/retail_customer_support/graph.js';
 import type {
   DecisionNodeId,
   NodeId,
@@ -37,7 +37,7 @@ import type {
   RetailCustomerSupportSuccessors,
   RetailCustomerSupportToolName,
 } from './generated/index.js';
-import { AGENTS, loadAgent } from './generated/registry.js';
+import { loadAgent } from './generated/registry.js';
 import type { AgentName } from './generated/registry.js';
 
 // Node ids
@@ -80,7 +80,7 @@ expectTypeOf(PROMPTS.AUTH).toEqualTypeOf<NodePrompt<ToolName> | undefined>();
 // The machine: state values and matches() are the node ids
 expectTypeOf<SnapshotFrom<typeof machine>['value']>().toEqualTypeOf<NodeId>();
 expectTypeOf<EventFromLogic<typeof machine>>().toEqualTypeOf<RetailCustomerSupportEvent>();
-expectTypeOf<RetailCustomerSupportEvent['type']>().toEqualTypeOf<\`GOTO.\${Exclude<NodeId, 'START'>}\`>();
+expectTypeOf<RetailCustomerSupportEvent['type']>().toEqualTypeOf<\`GOTO.\${NodeId}\`>();
 const actor = createActor(machine).start();
 actor.send({ type: 'GOTO.AUTH' });
 // @ts-expect-error not an event of the machine
@@ -89,6 +89,13 @@ const snapshot = actor.getSnapshot();
 export const atRoute: boolean = snapshot.matches('ROUTE');
 // @ts-expect-error NOPE is not a state
 export const atNope: boolean = snapshot.matches('NOPE');
+expectTypeOf(snapshot.context.path).toEqualTypeOf<readonly NodeId[]>();
+export const done: boolean = snapshot.hasTag('terminal');
+// @ts-expect-error the machine has one tag, terminal
+export const finished: boolean = snapshot.hasTag('finished');
+expectTypeOf(TRANSITIONS).toEqualTypeOf<TransitionTable<NodeId>>();
+// @ts-expect-error the entry node is a node id
+export const badEntry: TransitionTable<NodeId> = { ...TRANSITIONS, entry: 'NOPE' };
 expectTypeOf<SnapshotFrom<typeof nastyStringsMachine>['value']>().toEqualTypeOf<NastyStringsNodeId>();
 
 // graph.js re-exports ids.js: the same values and types from either module
@@ -107,16 +114,13 @@ expectTypeOf<RetailCustomerSupportNodeId>().toEqualTypeOf<NodeId>();
 expectTypeOf<RetailCustomerSupportToolName>().toEqualTypeOf<ToolName>();
 expectTypeOf<RetailCustomerSupportSuccessors['AUTH']>().toEqualTypeOf<'ROUTE'>();
 
-// The registry: loosely typed entries, a typed loader
-expectTypeOf(AGENTS).toEqualTypeOf<readonly AgentIndexEntry[]>();
+// The registry: a typed loader
 expectTypeOf<AgentName>().toEqualTypeOf<'nasty_strings' | 'retail_customer_support' | 'synthetic'>();
 export async function loaded(): Promise<void> {
   const retail = await loadAgent('retail_customer_support');
   expectTypeOf(retail.NODE_IDS).toEqualTypeOf(NODE_IDS);
   // @ts-expect-error not a compiled agent
   await loadAgent('nope');
-  const entry = AGENTS[0];
-  if (entry) expectTypeOf(await entry.load()).toEqualTypeOf<CompiledSop>();
 }
 `;
 

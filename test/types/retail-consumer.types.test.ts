@@ -42,7 +42,7 @@ describe('app code using generated/retail_customer_support', () => {
     expect(snapshot.matches('AUTH')).toBe(true);
 
     const mod = await loadAgent('retail_customer_support');
-    expect(mod.SOP.entryNode).toBe('START');
+    expect(mod.SOP.transitions.entry).toBe('START');
     // @ts-expect-error not a compiled agent (never called: it is here for the type checker)
     const misspelt = () => loadAgent('retail_customer_suport');
 

@@ -1,4 +1,4 @@
-// The whole emit: file set, determinism, index and registry.
+// The whole emit: file set, determinism, index, registry and bundle.
 import { describe, expect, it } from 'vitest';
 import { emitAgentFiles, emitProject, emitProjectFiles } from '../../../generator/emit/emit-project.js';
 import { INDEX_DOC } from '../../../generator/emit/index-plan.js';
@@ -9,7 +9,7 @@ const inputs = [retailFixture(), syntheticFixture(12, 'alpha_agent'), nastyFixtu
 describe('emitProject', () => {
   const files = emitProject(inputs);
 
-  it('emits an ids, a graph and a machine module per SOP, an index and a registry, sorted by path', () => {
+  it('emits an ids, a graph and a machine module per SOP, an index, a registry and the bundle, sorted by path', () => {
     expect(files.map((f) => f.path)).toEqual([
       'alpha_agent/graph.ts',
       'alpha_agent/ids.ts',
@@ -22,18 +22,19 @@ describe('emitProject', () => {
       'retail_customer_support/graph.ts',
       'retail_customer_support/ids.ts',
       'retail_customer_support/machine.ts',
+      'sop-bundle.json',
     ]);
   });
 
   // tsc checks every module a program reaches: what app code types with must not reach the data tables.
-  it('keeps the data out of what app code types with: ids import nothing, machines only xstate, the index no graph', () => {
+  it('keeps the data out of what app code types with: ids import nothing, machines only xstate, the contract and ids', () => {
     const importsOf = (path: string): string[] =>
       [
         ...(files.find((f) => f.path === path)?.content ?? '').matchAll(/^(?:import|export) .*?from '([^']+)';$|^\} from '([^']+)';$/gm),
       ].map((m) => m[1] ?? m[2] ?? '');
     for (const agent of ['alpha_agent', 'nasty_strings', 'retail_customer_support']) {
       expect(importsOf(`${agent}/ids.ts`), agent).toEqual([]);
-      expect(importsOf(`${agent}/machine.ts`), agent).toEqual(['xstate']);
+      expect(importsOf(`${agent}/machine.ts`), agent).toEqual(['xstate', 'sop-toolkit/contract', './ids.js']);
     }
     expect(importsOf('index.ts').filter((m) => m.endsWith('/graph.js'))).toEqual([]);
   });
@@ -52,7 +53,7 @@ describe('emitProject', () => {
       ['alpha_agent/graph.ts', 'alpha_agent/ids.ts', 'alpha_agent/machine.ts'],
       ['nasty_strings/graph.ts', 'nasty_strings/ids.ts', 'nasty_strings/machine.ts'],
     ]);
-    expect(emitProjectFiles(inputs).map((f) => f.path)).toEqual(['index.ts', 'registry.ts']);
+    expect(emitProjectFiles(inputs).map((f) => f.path)).toEqual(['index.ts', 'registry.ts', 'sop-bundle.json']);
     const together = [...agentFiles.flat(), ...emitProjectFiles(inputs)].sort((a, b) => (a.path < b.path ? -1 : 1));
     expect(together).toEqual(files);
   });
@@ -63,14 +64,23 @@ describe('emitProject', () => {
       expect(file.content).toMatch(/[;}]\n$/);
       expect(file.content).not.toMatch(/[ \t]$/m);
       expect(file.content).not.toContain(process.cwd());
-      expect(file.content).toMatch(
-        /^\/\/ @generated from \S.* \(sha256:[0-9a-f]{12}\) by sop-toolkit\. DO NOT EDIT\. Regenerate: npm run build:sops\n\n/,
-      );
+      expect(file.content).not.toMatch(/from '\.\.\/\.\.\/|\/(home|root|tmp|Users|work)\//);
+      if (file.path.endsWith('.ts')) {
+        expect(file.content).toMatch(/^\/\/ @generated from \S.* by sop-toolkit\. DO NOT EDIT\. Regenerate: npm run build:sops\n\n/);
+      }
     }
+  });
+
+  it('imports the shared types by package name, so the bytes do not depend on where the toolkit is', () => {
+    const graph = files.find((f) => f.path === 'retail_customer_support/graph.ts')?.content ?? '';
+    expect(graph).toContain(
+      "import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';",
+    );
   });
 
   it('keeps lines within 120 columns, except the header and strings too long to fit', () => {
     for (const file of emitProject([retailFixture(), syntheticFixture(40)])) {
+      if (file.path.endsWith('.json')) continue;
       const long = file.content
         .split('\n')
         .slice(1)
@@ -82,7 +92,7 @@ describe('emitProject', () => {
   it('writes an index of explicit, sorted named exports: machines and id types, no data', () => {
     const index = files.find((f) => f.path === 'index.ts')?.content ?? '';
     expect(index).not.toContain('export *');
-    expect(index).toMatch(/^\/\/ @generated from sops\/\*\.md \(sha256:[0-9a-f]{12}\)/);
+    expect(index).toMatch(/^\/\/ @generated from sops\/\*\.md by sop-toolkit/);
     const modules = [...index.matchAll(/from '([^']+)'/g)].map((m) => m[1]);
     expect(modules).toEqual([...modules].sort());
     expect(modules).toEqual([
@@ -114,42 +124,56 @@ describe('emitProject', () => {
     );
   });
 
-  it('writes a registry of lazy loaders sorted by agent', () => {
+  it('writes a registry of typed lazy loaders sorted by agent, importing nothing eagerly', () => {
     const registry = files.find((f) => f.path === 'registry.ts')?.content ?? '';
     expect(registry).toContain("export type AgentName = 'alpha_agent' | 'nasty_strings' | 'retail_customer_support';");
-    expect([...registry.matchAll(/^ {4}agent: '(\w+)',$/gm)].map((m) => m[1])).toEqual([
+    expect([...registry.matchAll(/^ {2}(\w+): \(\) => import\('\.\/(\w+)\/graph\.js'\),$/gm)].map((m) => m[1])).toEqual([
       'alpha_agent',
       'nasty_strings',
       'retail_customer_support',
     ]);
-    expect(registry).toContain("    load: () => import('./retail_customer_support/graph.js').then((m) => m.SOP),\n");
-    expect(registry).toContain("    sourceFile: 'sops/nasty strings.md',\n");
-    // Nothing is imported eagerly: only types at the top.
-    expect(registry.match(/^import .*$/gm)).toEqual(["import type { AgentIndexEntry } from '../runtime/compiled-sop.js';"]);
+    expect(registry.match(/^import .*$/gm)).toBeNull();
     expect(registry).toContain('export function loadAgent<A extends AgentName>(name: A): Promise<AgentModules[A]> {');
   });
 
-  it('changes the index and registry hash when any source changes, and only their hash and that SOP', () => {
-    const [retail, alpha, nasty] = inputs;
-    if (!retail || !alpha || !nasty) throw new Error('fixtures');
-    const edited = { ...retail, model: { ...retail.model, sourceHash: `sha256:${'f'.repeat(64)}` } };
-    const after = emitProject([edited, alpha, nasty]);
-    const changed = after.filter((f, i) => f.content !== files[i]?.content).map((f) => f.path);
-    expect(changed).toEqual([
-      'index.ts',
-      'registry.ts',
-      'retail_customer_support/graph.ts',
-      'retail_customer_support/ids.ts',
-      'retail_customer_support/machine.ts',
-    ]);
+  it('writes the bundle: every agent, sorted, with the data of its graph module', () => {
+    const bundle = JSON.parse(files.find((f) => f.path === 'sop-bundle.json')?.content ?? '{}');
+    expect(bundle.format).toBe('sop-bundle/1');
+    expect(Object.keys(bundle.agents)).toEqual(['alpha_agent', 'nasty_strings', 'retail_customer_support']);
+    const retail = bundle.agents.retail_customer_support;
+    expect(retail.transitions.entry).toBe('START');
+    expect(retail.transitions.hubs).toEqual(['ROUTE']);
+    expect(retail.sourceFile).toBe('sops/retail_customer_support.md');
   });
 
-  it('emits an index and a registry that are still modules when there are no SOPs', () => {
+  it('rewrites only the graph module and the bundle when a prompt or the source hash changes', () => {
+    const [retail, alpha, nasty] = inputs;
+    if (!retail || !alpha || !nasty) throw new Error('fixtures');
+    const [prompt, ...rest] = retail.model.prompts;
+    const edited = {
+      ...retail,
+      model: { ...retail.model, sourceHash: `sha256:${'f'.repeat(64)}`, prompts: [{ ...prompt!, prompt: 'Changed.' }, ...rest] },
+    };
+    const after = emitProject([edited, alpha, nasty]);
+    const changed = after.filter((f, i) => f.content !== files[i]?.content).map((f) => f.path);
+    expect(changed).toEqual(['retail_customer_support/graph.ts', 'sop-bundle.json']);
+  });
+
+  it('keeps a carried agent (its SOP failed this build) in the index, the registry and the bundle', () => {
+    const [retail, alpha] = inputs;
+    if (!retail || !alpha) throw new Error('fixtures');
+    const previous = JSON.parse(emitProjectFiles([retail, alpha]).find((f) => f.path === 'sop-bundle.json')?.content ?? '{}');
+    const carried = previous.agents.retail_customer_support;
+    const partial = emitProjectFiles([alpha], [carried]);
+    expect(partial).toEqual(emitProjectFiles([retail, alpha]));
+  });
+
+  it('emits an index, a registry and a bundle that are still valid when there are no SOPs', () => {
     const empty = emitProject([]);
-    expect(empty.map((f) => f.path)).toEqual(['index.ts', 'registry.ts']);
+    expect(empty.map((f) => f.path)).toEqual(['index.ts', 'registry.ts', 'sop-bundle.json']);
     expect(empty[0]?.content).toMatch(/ \*\/\n\nexport \{\};\n$/);
     expect(empty[1]?.content).toContain('export type AgentName = never;');
-    expect(empty[1]?.content).toContain('export const AGENTS: readonly AgentIndexEntry[] = [];');
+    expect(JSON.parse(empty[2]?.content ?? '')).toEqual({ format: 'sop-bundle/1', agents: {} });
   });
 
   it('refuses two agents whose exported names collide', () => {

@@ -1,10 +1,11 @@
 /**
  * Writes emitted files into a throwaway project in the OS temp folder, laid out like this repository
- * (`generated/`, `runtime/compiled-sop.ts`, `node_modules` linked to ours, an ESM package, our compiler
- * options), so tests can import the generated modules and run `tsc` on them and on consumer code.
+ * (`generated/`, a copy of `contract/` that `sop-toolkit/contract` resolves to, `node_modules` linked to ours,
+ * an ESM package, our compiler options), so tests can import the generated modules and run `tsc` on them and
+ * on consumer code.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -31,14 +32,14 @@ export function writeEmittedProject(files: readonly GeneratedFile[]): EmittedPro
     writeFileSync(target, content);
   };
   for (const file of files) write(`generated/${file.path}`, file.content);
-  mkdirSync(join(root, 'runtime'));
-  copyFileSync(join(REPO, 'runtime/compiled-sop.ts'), join(root, 'runtime/compiled-sop.ts'));
+  cpSync(join(REPO, 'contract'), join(root, 'contract'), { recursive: true });
   symlinkSync(join(REPO, 'node_modules'), join(root, 'node_modules'), 'dir');
   write('package.json', JSON.stringify({ name: 'emit-fixture', private: true, type: 'module' }));
   const { compilerOptions } = JSON.parse(readFileSync(join(REPO, 'tsconfig.json'), 'utf8')) as {
     compilerOptions: Record<string, unknown>;
   };
-  write('tsconfig.json', JSON.stringify({ compilerOptions, include: ['generated', 'runtime', '*.ts'] }));
+  const paths = { 'sop-toolkit/contract': ['./contract/index.ts'] };
+  write('tsconfig.json', JSON.stringify({ compilerOptions: { ...compilerOptions, paths }, include: ['generated', 'contract', '*.ts'] }));
 
   return {
     root,

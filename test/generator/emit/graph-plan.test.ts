@@ -27,9 +27,7 @@ function evaluateGraph(texts: AgentTexts): Promise<Record<string, unknown>> {
   return evaluateModule(texts.graph, { 'ids.js': texts.ids });
 }
 
-const HEADER =
-  '// @generated from sops/retail_customer_support.md (sha256:0123456789ab) by sop-toolkit. DO NOT EDIT. ' +
-  'Regenerate: npm run build:sops';
+const HEADER = '// @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. ' + 'Regenerate: npm run build:sops';
 
 describe('ids module of the retail fixture', () => {
   const { ids } = agentTexts(retailFixture());
@@ -102,12 +100,12 @@ describe('graph module of the retail fixture', () => {
   const texts = agentTexts(input);
   const text = texts.graph;
 
-  it('opens with the header and imports types from the runtime contract and the ids from ids.js', () => {
+  it('opens with the header and imports types from the contract, by package name, and the ids from ids.js', () => {
     const [header, blank, ...rest] = text.split('\n');
     expect(header).toBe(HEADER);
     expect(blank).toBe('');
     expect(rest.slice(0, 3)).toEqual([
-      "import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode } from '../../runtime/compiled-sop.js';",
+      "import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';",
       "import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';",
       "import type { NodeId, Successors, ToolName } from './ids.js';",
     ]);
@@ -200,14 +198,13 @@ describe('graph module of the retail fixture', () => {
     expect(sop['prompts']).toBe(m['PROMPTS']);
     expect(sop['toolsByNode']).toBe(m['TOOLS_BY_NODE']);
     expect(sop['meta']).toBe(m['AGENT_META']);
-    expect(sop['entryNode']).toBe('START');
-    expect(sop['hubs']).toEqual(['ROUTE']);
+    expect(sop['transitions']).toBe(m['TRANSITIONS']);
+    expect(sop['transitions']).toMatchObject({ entry: 'START', hubs: ['ROUTE'] });
     expect(Object.keys(sop)).toEqual([
       'meta',
       'sourceFile',
       'sourceHash',
-      'entryNode',
-      'hubs',
+      'transitions',
       'nodeIds',
       'nodes',
       'edges',

@@ -6,7 +6,7 @@
 import { deriveGraphFacts } from '../../../generator/model/graph-facts.js';
 import type { GraphFacts, ModelEdge, ModelNode, SopModel } from '../../../generator/model/sop-model.js';
 import type { NodeShape } from '../../../generator/parse/flowchart/ast.js';
-import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../../runtime/compiled-sop.js';
+import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../../contract/compiled-sop.js';
 
 const SPAN = { start: { line: 1, column: 1 }, end: { line: 1, column: 2 } } as const;
 

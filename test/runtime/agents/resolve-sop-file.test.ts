@@ -2,12 +2,12 @@ import { cpSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { catalogFor } from '../../../runtime/agents/agent-catalog.js';
 import { resolveSopFile } from '../../../runtime/agents/resolve-sop-file.js';
-import { FIXTURE_AGENTS } from '../../fixtures/runtime/agents.js';
+import { FIXTURE_BUNDLE } from '../../fixtures/runtime/agents.js';
+import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
 import { FIXTURE_ROOT } from '../helpers/mcp-client.js';
 
-const catalog = catalogFor(FIXTURE_AGENTS);
+const catalog = createCatalog(FIXTURE_BUNDLE);
 const COMPILED = 'Compiled SOPs: [sops/support_desk.md, sops/tiny_flow.md].';
 const REBUILD = 'Run `npm run build:sops` to compile it, then call load_graph again.';
 

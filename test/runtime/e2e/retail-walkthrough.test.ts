@@ -8,15 +8,15 @@
  * asserted literally where each task ends.
  */
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { AgentIndexEntry, CompiledSop } from '../../../runtime/compiled-sop.js';
+import type { CompiledSop, SopBundle } from '../../../contract/compiled-sop.js';
 import { PROJECT_ROOT } from '../helpers/fixture-process.js';
 import { callTool, type Answer } from '../helpers/mcp-client.js';
 
-const REGISTRY = join(PROJECT_ROOT, 'dist/generated/registry.js');
+const BUNDLE = join(PROJECT_ROOT, 'generated/sop-bundle.json');
 const AGENT = 'retail_customer_support';
 
 const TASK_1 = 'Change shipping address on pending order';
@@ -32,10 +32,9 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   let path: string[] = [];
 
   beforeAll(async () => {
-    const { AGENTS } = (await import(pathToFileURL(REGISTRY).href)) as { AGENTS: readonly AgentIndexEntry[] };
-    const entry = AGENTS.find((candidate) => candidate.agent === AGENT);
-    expect(entry, `${AGENT} is not in generated/registry.ts`).toBeDefined();
-    sop = await (entry as AgentIndexEntry).load();
+    const bundle = JSON.parse(readFileSync(BUNDLE, 'utf8')) as SopBundle;
+    expect(bundle.agents[AGENT], `${AGENT} is not in generated/sop-bundle.json`).toBeDefined();
+    sop = bundle.agents[AGENT]!;
     client = new Client({ name: 'seed-walkthrough', version: '0.0.0' });
     await client.connect(
       new StdioClientTransport({

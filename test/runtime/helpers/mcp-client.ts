@@ -8,7 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { expect } from 'vitest';
 import { createSopServer, type SopServerOptions } from '../../../runtime/index.js';
-import { FIXTURE_AGENTS, FIXTURE_PROJECT } from '../../fixtures/runtime/agents.js';
+import { FIXTURE_BUNDLE, FIXTURE_PROJECT } from '../../fixtures/runtime/agents.js';
+import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
 
 /** A tool answer as JSON: tests read nested fields freely and compare whole values with toEqual. */
 export type Answer = Record<string, any>;
@@ -39,7 +40,7 @@ export interface Connected {
 
 /** A Client connected in-process to `createSopServer` (fixture agents and project unless overridden). */
 export async function connectInMemory(options: Partial<SopServerOptions> = {}): Promise<Connected> {
-  const server = createSopServer({ agents: FIXTURE_AGENTS, projectRoot: FIXTURE_ROOT, ...options });
+  const server = createSopServer({ catalog: createCatalog(FIXTURE_BUNDLE), projectRoot: FIXTURE_ROOT, ...options });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   const client = new Client({ name: 'runtime-test', version: '0.0.0' });

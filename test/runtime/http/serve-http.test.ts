@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMemorySessionStore, serveHttp, type MemorySessionStore, type SopHttpServer } from '../../../runtime/index.js';
-import { FIXTURE_AGENTS } from '../../fixtures/runtime/agents.js';
+import { FIXTURE_BUNDLE } from '../../fixtures/runtime/agents.js';
+import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
 import { callTool, FIXTURE_ROOT } from '../helpers/mcp-client.js';
 import { initializeBody, MCP_HEADERS, rawRequest } from '../helpers/raw-http.js';
 
@@ -12,7 +13,7 @@ let host: string;
 
 beforeAll(async () => {
   store = createMemorySessionStore();
-  server = await serveHttp({ agents: FIXTURE_AGENTS, projectRoot: FIXTURE_ROOT, host: '127.0.0.1', port: 0, store });
+  server = await serveHttp({ catalog: createCatalog(FIXTURE_BUNDLE), projectRoot: FIXTURE_ROOT, host: '127.0.0.1', port: 0, store });
   host = `127.0.0.1:${server.port}`;
 });
 afterAll(() => server.close());

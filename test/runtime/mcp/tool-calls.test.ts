@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemorySessionStore } from '../../../runtime/index.js';
-import { FIXTURE_AGENTS, SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
+import { FIXTURE_BUNDLE, SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
+import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
 import { connectInMemory, FIXTURE_ROOT, type Connected } from '../helpers/mcp-client.js';
 
 const DESK_ANSWER = {
@@ -112,17 +113,20 @@ describe('load_graph', () => {
     }
   });
 
-  it('reports a generated module that cannot be loaded, and is still usable afterwards', async () => {
+  it('reports an inconsistent bundle entry, and is still usable afterwards', async () => {
     const broken = {
-      agent: 'broken',
+      ...SUPPORT_DESK,
+      meta: { ...SUPPORT_DESK.meta, agent: 'broken' },
       sourceFile: 'sops/broken.md',
-      sourceHash: SUPPORT_DESK.sourceHash,
-      load: () => Promise.reject(new Error('Cannot find module graph.js')),
+      transitions: { ...SUPPORT_DESK.transitions, entry: 'NOWHERE' },
     };
-    const session = await connect({ agents: [broken, ...FIXTURE_AGENTS] });
+    const session = await connect({ catalog: createCatalog({ ...FIXTURE_BUNDLE, agents: { ...FIXTURE_BUNDLE.agents, broken } }) });
     expect(await session.call('load_graph', { agent: 'broken' })).toEqual({
       isError: true,
-      answer: { error: 'Could not load the compiled agent broken: Cannot find module graph.js' },
+      answer: {
+        error:
+          'Could not load the compiled agent broken: Compiled agent broken is inconsistent: entry node NOWHERE is not a node. Run `npm run build:sops` to regenerate it.',
+      },
     });
     expect((await session.call('load_graph', { agent: 'tiny_flow' })).isError).toBe(false);
   });

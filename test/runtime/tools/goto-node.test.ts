@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
 import { gotoNode, validNext } from '../../../runtime/tools/goto-node.js';
-import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
+import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
 
 const desk = prepareAgent(SUPPORT_DESK);
 const tiny = prepareAgent(TINY_FLOW);
@@ -145,10 +145,12 @@ describe('goto_node transitions', () => {
 
   /** SUPPORT_DESK with one more edge. */
   const withEdge = (from: string, to: string, condition: string) =>
-    prepareAgent({
-      ...SUPPORT_DESK,
-      edges: { ...SUPPORT_DESK.edges, [from]: [...(SUPPORT_DESK.edges[from] ?? []), { to, condition, style: 'dotted' }] },
-    });
+    prepareAgent(
+      withTransitions({
+        ...SUPPORT_DESK,
+        edges: { ...SUPPORT_DESK.edges, [from]: [...(SUPPORT_DESK.edges[from] ?? []), { to, condition, style: 'dotted' }] },
+      }),
+    );
 
   it('rewinds on any loop back along an edge, not only to hubs', () => {
     const retry = withEdge('DO_ADDR', 'COLLECT_ADDR', 'retry');
@@ -256,9 +258,11 @@ describe('prepared answers', () => {
   });
 
   it('refuse a compiled module that is inconsistent', () => {
-    expect(() => prepareAgent({ ...SUPPORT_DESK, hubs: ['NOWHERE'] })).toThrow(
+    expect(() => prepareAgent({ ...SUPPORT_DESK, transitions: { ...SUPPORT_DESK.transitions, hubs: ['NOWHERE'] } })).toThrow(
       /support_desk is inconsistent: hub NOWHERE is not a node\. Run `npm run build:sops`/,
     );
-    expect(() => prepareAgent({ ...SUPPORT_DESK, entryNode: 'NOWHERE' })).toThrow(/entry node NOWHERE/);
+    expect(() => prepareAgent({ ...SUPPORT_DESK, transitions: { ...SUPPORT_DESK.transitions, entry: 'NOWHERE' } })).toThrow(
+      /entry node NOWHERE/,
+    );
   });
 });

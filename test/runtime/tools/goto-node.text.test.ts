@@ -5,17 +5,19 @@
  * `todo_reminder`, on a fresh path and on a rewound one.
  */
 import { describe, expect, it } from 'vitest';
-import { AGENTS } from '../../../generated/registry.js';
+import { readFileSync } from 'node:fs';
+import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { prepareAgent, type PreparedAgent } from '../../../runtime/agents/prepared-agent.js';
-import type { CompiledSop } from '../../../runtime/compiled-sop.js';
+import type { CompiledSop } from '../../../contract/compiled-sop.js';
 import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
-import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
+import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
 
 /** Shortest legal route from the entry node to each reachable node (entry first, the node last). */
 function routes(sop: CompiledSop): Map<string, string[]> {
-  const found = new Map<string, string[]>([[sop.entryNode, [sop.entryNode]]]);
-  const queue = [sop.entryNode];
+  const entry = sop.transitions.entry;
+  const found = new Map<string, string[]>([[entry, [entry]]]);
+  const queue = [entry];
   for (let node = queue.shift(); node !== undefined; node = queue.shift()) {
     for (const edge of sop.edges[node] ?? []) {
       if (found.has(edge.to)) continue;
@@ -48,7 +50,7 @@ function checkEveryNode(sop: CompiledSop): number {
     play(agent, reminded, route);
     // Back to an earlier node of the route: a successor or hub behind the current node rewinds the path.
     const end = play(agent, reminded, route);
-    const back = route.findIndex((id) => agent.nodes.get(node)?.successors.includes(id) || (agent.nodes.get(id)?.hub ?? false));
+    const back = route.findIndex((id) => sop.transitions.successors[node]?.includes(id) || sop.transitions.hubs.includes(id));
     if (back >= 0) play(agent, end, [route[back] as string]);
   }
   return byNode.size;
@@ -59,21 +61,21 @@ describe('goto_node answer text', () => {
     expect(checkEveryNode(sop)).toBe(sop.nodeIds.length);
   });
 
-  it('is JSON.stringify of the answer for every node of every generated agent', async () => {
-    expect(AGENTS.map((entry) => entry.agent)).toEqual(expect.arrayContaining(['it_helpdesk', 'retail_customer_support']));
-    for (const entry of AGENTS) {
-      const sop = await entry.load();
-      expect(checkEveryNode(sop), `${entry.agent}: nodes reached from the entry node`).toBe(sop.nodeIds.length);
+  it('is JSON.stringify of the answer for every node of every generated agent', () => {
+    const bundle = JSON.parse(readFileSync(new URL('../../../generated/sop-bundle.json', import.meta.url), 'utf8')) as SopBundle;
+    expect(Object.keys(bundle.agents)).toEqual(expect.arrayContaining(['it_helpdesk', 'retail_customer_support']));
+    for (const [agent, sop] of Object.entries(bundle.agents)) {
+      expect(checkEveryNode(sop), `${agent}: nodes reached from the entry node`).toBe(sop.nodeIds.length);
     }
   });
 
   it('escapes what JSON must escape, as JSON.stringify does', () => {
-    const quoted: CompiledSop = {
+    const quoted: CompiledSop = withTransitions({
       ...TINY_FLOW,
       nodes: { ...TINY_FLOW.nodes, STEP: { id: 'STEP', type: 'rectangle', description: 'Say "hi"\\n\u2028 ✓ \u0007' } },
       edges: { ...TINY_FLOW.edges, BEGIN: [{ to: 'STEP', condition: 'a "quoted" \\ label', style: 'solid' }] },
       prompts: { STEP: { prompt: 'Line 1\nLine 2\t"x" \ud83d\ude00', tools: ['t'], examples: [{ user: 'u "1"', agent: 'a\\b' }] } },
-    };
+    });
     expect(checkEveryNode(quoted)).toBe(3);
   });
 });

@@ -1,12 +1,14 @@
 /**
  * The contract between the compiler and everything that consumes its output. Each generated graph module
- * (`generated/<agent>/graph.ts`) exports a `SOP` constant of type `CompiledSop<NodeId, ToolName>`; the server
- * and app code read only this shape. It lives in `runtime/` because the runtime must never import the
- * generator, while generated code may import these types.
+ * (`generated/<agent>/graph.ts`) exports a `SOP` constant of type `CompiledSop<NodeId, ToolName>`, and the
+ * bundle the server loads (`generated/sop-bundle.json`) holds the same data as JSON; the server and app code
+ * read only this shape. It lives in `contract/`, which neither the compiler nor the runtime owns: generated
+ * code imports it by package name (`sop-toolkit/contract`).
  *
  * Everything is plain readonly data: no behaviour, no XState. The node id and tool name parameters keep the
  * tables typed for app code; the runtime uses the default `string` instantiation.
  */
+import type { TransitionTable } from './transitions.js';
 
 export type EdgeStyle = 'solid' | 'dotted' | 'thick';
 
@@ -70,10 +72,10 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly meta: AgentMeta;
   /** Project-relative path of the source, with `/` separators (`sops/retail_customer_support.md`). */
   readonly sourceFile: string;
-  /** `sha256:<hex>` of the source bytes; the server compares it to refuse a stale build. */
+  /** `sha256:<hex>` of the source with line endings normalised (`source-hash.ts`): the version a run pins. */
   readonly sourceHash: string;
-  readonly entryNode: N;
-  readonly hubs: readonly N[];
+  /** What moves are legal: entry node, hubs and successors. The server and the generated machine follow it. */
+  readonly transitions: TransitionTable<N>;
   /** Node ids in flowchart order (first appearance). */
   readonly nodeIds: readonly N[];
   readonly nodes: { readonly [K in N]: SopNode<K> };
@@ -91,10 +93,14 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly flowchart: string;
 }
 
-/** One entry of the generated registry: enough to pick an agent without loading its module. */
-export interface AgentIndexEntry {
-  readonly agent: string;
-  readonly sourceFile: string;
-  readonly sourceHash: string;
-  readonly load: () => Promise<CompiledSop>;
+/** The format tag of `generated/sop-bundle.json`; bumped when the shape changes incompatibly. */
+export const BUNDLE_FORMAT = 'sop-bundle/1';
+
+/**
+ * `generated/sop-bundle.json`: every compiled agent as plain JSON, what `sop serve` and `sop bundle` load
+ * (no TypeScript, no module loader). Agents are keyed and sorted by name.
+ */
+export interface SopBundle {
+  readonly format: typeof BUNDLE_FORMAT;
+  readonly agents: { readonly [agent: string]: CompiledSop };
 }

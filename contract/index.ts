@@ -1,0 +1,22 @@
+/**
+ * `sop-toolkit/contract`: what the compiler and everything that consumes its output share. Generated modules
+ * import these types (and, for the machines, `enterPath`) by package name, so their bytes do not depend on
+ * where the toolkit is installed. Browser-safe: no Node built-ins. Explicit, sorted exports.
+ */
+export type {
+  AgentMeta,
+  CompiledSop,
+  EdgeStyle,
+  EdgeTable,
+  McpServerRef,
+  ModelSettings,
+  NodePrompt,
+  SopBundle,
+  SopEdge,
+  SopExample,
+  SopNode,
+} from './compiled-sop.js';
+export { BUNDLE_FORMAT } from './compiled-sop.js';
+export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
+export type { TransitionTable } from './transitions.js';
+export { enterPath, isLegalMove, legalTargets, nextPath } from './transitions.js';
