@@ -1,0 +1,128 @@
+/**
+ * The in-memory `RunStore`: the default for stdio (one conversation per process, nothing to keep after it) and
+ * for tests. It keeps the contract exactly (compare-and-set, audit in step with the version, idle expiry), so
+ * code that works on it works on SQLite and PostgreSQL. Values are immutable by contract (readonly types, and
+ * the tool functions never mutate state), so they are kept as given, not copied.
+ */
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+import type {
+  AuditEntry,
+  CommitResult,
+  RunChange,
+  RunListQuery,
+  RunRead,
+  RunStore,
+  RunSummary,
+  SessionRecord,
+  StoredRun,
+} from './run-store.js';
+
+interface Entry {
+  run: StoredRun;
+  readonly audit: AuditEntry[];
+}
+
+export function createMemoryRunStore(): RunStore {
+  const runs = new Map<string, Entry>();
+  const sessions = new Map<string, SessionRecord>();
+  const versions = new Map<string, CompiledSop>();
+  const listeners = new Set<(change: RunChange) => void>();
+  const notify = (change: RunChange): void => {
+    for (const listener of listeners) listener(change);
+  };
+
+  return {
+    kind: 'memory',
+    async create(run, first) {
+      if (runs.has(run.runId)) throw new Error(`run ${run.runId} already exists`);
+      const stored: StoredRun = { ...run, version: 1 };
+      runs.set(run.runId, { run: stored, audit: [{ ...first, seq: 1 }] });
+      notify({ runId: run.runId, version: 1 });
+      return stored;
+    },
+    async read(runId, idleBefore): Promise<RunRead> {
+      const entry = runs.get(runId);
+      if (entry === undefined) return { status: 'unknown' };
+      if (entry.run.updatedAt < idleBefore) return { status: 'expired', runId, updatedAt: entry.run.updatedAt };
+      return { status: 'found', run: entry.run };
+    },
+    async commit(runId, expectedVersion, state, audit, now): Promise<CommitResult> {
+      const entry = runs.get(runId);
+      if (entry === undefined) return { ok: false, reason: 'missing' };
+      if (entry.run.version !== expectedVersion) return { ok: false, reason: 'conflict' };
+      const version = expectedVersion + 1;
+      entry.run = { ...entry.run, state, version, updatedAt: now };
+      entry.audit.push({ ...audit, seq: version });
+      notify({ runId, version });
+      return { ok: true, run: entry.run };
+    },
+    async expire(idleBefore) {
+      let expired = 0;
+      for (const [runId, entry] of runs) {
+        if (entry.run.updatedAt < idleBefore) {
+          runs.delete(runId);
+          expired += 1;
+        }
+      }
+      for (const [sessionId, session] of sessions) {
+        const live = session.runId !== null && runs.has(session.runId);
+        if (session.updatedAt < idleBefore && !live) sessions.delete(sessionId);
+      }
+      return expired;
+    },
+    async list(query: RunListQuery) {
+      const limit = Math.min(Math.max(query.limit ?? 50, 1), 500);
+      const rows: RunSummary[] = [];
+      for (const { run } of runs.values()) {
+        if (query.principal !== undefined && run.principal !== query.principal) continue;
+        if (query.before !== undefined && run.updatedAt >= query.before) continue;
+        rows.push(summaryOf(run));
+      }
+      return rows.sort((a, b) => b.updatedAt - a.updatedAt || (a.runId < b.runId ? -1 : 1)).slice(0, limit);
+    },
+    async audit(runId, options = {}) {
+      const after = options.afterSeq ?? 0;
+      const limit = options.limit ?? 1000;
+      return (runs.get(runId)?.audit ?? []).filter((entry) => entry.seq > after).slice(0, limit);
+    },
+    async putAgentVersion(sop) {
+      if (!versions.has(sop.sourceHash)) versions.set(sop.sourceHash, sop);
+    },
+    async getAgentVersion(sourceHash) {
+      return versions.get(sourceHash);
+    },
+    async openSession(session) {
+      sessions.set(session.sessionId, session);
+    },
+    async getSession(sessionId) {
+      return sessions.get(sessionId);
+    },
+    async setSessionRun(sessionId, runId, now) {
+      const session = sessions.get(sessionId);
+      if (session !== undefined) sessions.set(sessionId, { ...session, runId, updatedAt: now });
+    },
+    async closeSession(sessionId) {
+      sessions.delete(sessionId);
+    },
+    subscribe(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+    },
+  };
+}
+
+export function summaryOf(run: StoredRun): RunSummary {
+  return {
+    runId: run.runId,
+    principal: run.principal,
+    agent: run.agent,
+    sourceHash: run.sourceHash,
+    version: run.version,
+    currentNode: run.state.path.at(-1) ?? null,
+    createdAt: run.createdAt,
+    updatedAt: run.updatedAt,
+  };
+}

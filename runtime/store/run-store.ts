@@ -1,0 +1,159 @@
+/**
+ * The run store contract: where conversations ("runs") live between tool calls, so that they survive a
+ * restart, a `kill -9`, and a load balancer that sends the next call to another instance. One small
+ * interface, three implementations (memory, SQLite, PostgreSQL), one contract test suite run against all three.
+ *
+ * The rules every implementation keeps:
+ *   - A run is complete data (`StoredRun`): owner, agent, the SOP version it is pinned to, its state, a version
+ *     number and timestamps. Nothing about a run lives anywhere else.
+ *   - Every tool call on a run is one `commit`: the next state (possibly unchanged) together with its audit
+ *     entry, applied only if the run's version is still the one the caller read (compare-and-set), in one
+ *     transaction. The version then goes up by one, so `version` = number of calls committed = number of
+ *     audit entries. A lost race is `{ ok: false, reason: 'conflict' }`: the caller re-reads and re-decides;
+ *     nothing is ever overwritten. The tool's answer is sent only after `commit` resolved `ok`.
+ *   - Expiry is by idleness: a run whose `updatedAt` is older than the cutoff reads as `expired` until a sweep
+ *     (`expire`) deletes it; after that it is unknown.
+ *   - The store never reads the clock: callers pass times (ms since the epoch), so tests control time.
+ *   - Compiled SOP versions that runs are pinned to are kept by hash (`putAgentVersion`), so a run started on
+ *     an older build continues on that build on any instance, after any restart.
+ *   - Legacy HTTP sessions (`Mcp-Session-Id`) map to their current run here, not in a process's memory, so any
+ *     instance can serve any session.
+ */
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+
+/** A todo of the run's task list (the `todo` tool). */
+export interface TodoItem {
+  readonly content: string;
+  readonly status: 'pending' | 'in_progress' | 'completed';
+  /** A terminal node of the run's agent; reaching it adds a `todo_reminder` to `goto_node`'s answer. */
+  readonly completion_node?: string;
+  readonly note?: string;
+}
+
+/** What a run remembers between calls. Plain JSON. */
+export interface RunState {
+  /** How the agent got here from the entry node: entry first, current node last (empty before the first move). */
+  readonly path: readonly string[];
+  readonly todos: readonly TodoItem[];
+  /** Visits per node since the run started, for nodes with a visit limit. */
+  readonly visits: { readonly [node: string]: number };
+}
+
+export interface StoredRun {
+  /** At least 128 random bits; a capability: who holds it (and is its principal) may use the run. */
+  readonly runId: string;
+  /** Who started the run; only they may read or write it. */
+  readonly principal: string;
+  readonly agent: string;
+  /** The compiled SOP version (`sha256:…` of its source) the run is pinned to. */
+  readonly sourceHash: string;
+  readonly state: RunState;
+  /** Calls committed so far; the compare-and-set token. */
+  readonly version: number;
+  readonly createdAt: number;
+  /** Last call; idleness (and so expiry) is measured from here. */
+  readonly updatedAt: number;
+}
+
+export type AuditOutcome = 'ok' | 'refused' | 'error';
+
+/** One tool call on a run, appended in the same transaction as the state it produced. */
+export interface AuditEntry {
+  /** 1-based; equals the run's version after this call. */
+  readonly seq: number;
+  readonly tool: string;
+  /** The call's arguments, as received. */
+  readonly input: unknown;
+  readonly outcome: AuditOutcome;
+  /** Current node before and after the call (null before the first move). */
+  readonly from: string | null;
+  readonly to: string | null;
+  /** Why the call was refused or failed. */
+  readonly error?: string;
+  /** When the call started (ms since the epoch) and how long it took until its commit was issued. */
+  readonly at: number;
+  readonly durationMs: number;
+}
+
+export type RunRead =
+  | { readonly status: 'found'; readonly run: StoredRun }
+  | { readonly status: 'expired'; readonly runId: string; readonly updatedAt: number }
+  | { readonly status: 'unknown' };
+
+export type CommitResult = { readonly ok: true; readonly run: StoredRun } | { readonly ok: false; readonly reason: 'conflict' | 'missing' };
+
+/** A row of `sop runs list` and of the live page. */
+export interface RunSummary {
+  readonly runId: string;
+  readonly principal: string;
+  readonly agent: string;
+  readonly sourceHash: string;
+  readonly version: number;
+  /** The last node of the path, or null before the first move. */
+  readonly currentNode: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+export interface RunListQuery {
+  /** Only runs of this principal (omit for all: operators and the CLI). */
+  readonly principal?: string;
+  /** Most recently active first; at most this many (default 50, at most 500). */
+  readonly limit?: number;
+  /** Paging: only runs active before this `updatedAt` (the last row's value of the previous page). */
+  readonly before?: number;
+}
+
+export interface SessionRecord {
+  readonly sessionId: string;
+  readonly principal: string;
+  /** The session's current run: the last `load_graph` of the session; null before it. */
+  readonly runId: string | null;
+  readonly createdAt: number;
+  readonly updatedAt: number;
+}
+
+/** Something changed in a run (a commit, on this instance or another): what the live page listens to. */
+export interface RunChange {
+  readonly runId: string;
+  readonly version: number;
+}
+
+export interface RunStore {
+  /** `memory`, `sqlite` or `postgres`: for logs and the page. */
+  readonly kind: string;
+
+  /** Creates a run with its first audit entry (`load_graph`, seq 1): the run starts at version 1. */
+  create(run: Omit<StoredRun, 'version'>, first: Omit<AuditEntry, 'seq'>): Promise<StoredRun>;
+  /** The run, or why not; `expired` when its last call is older than `idleBefore`. */
+  read(runId: string, idleBefore: number): Promise<RunRead>;
+  /**
+   * Applies `state` and appends `audit` (its seq is `expectedVersion + 1`) only if the run is still at
+   * `expectedVersion`, in one transaction; `updatedAt` becomes `now`.
+   */
+  commit(runId: string, expectedVersion: number, state: RunState, audit: Omit<AuditEntry, 'seq'>, now: number): Promise<CommitResult>;
+  /**
+   * Deletes runs (with their audit) idle since before `idleBefore`, then sessions opened or repointed before it
+   * whose current run is gone (a session lives as long as its run is active); returns how many runs went.
+   */
+  expire(idleBefore: number): Promise<number>;
+  list(query: RunListQuery): Promise<readonly RunSummary[]>;
+  /** The run's audit entries in order, from `afterSeq` + 1 (default: all), at most `limit` (default 1000). */
+  audit(runId: string, options?: { readonly afterSeq?: number; readonly limit?: number }): Promise<readonly AuditEntry[]>;
+
+  /** Keeps a compiled SOP version for runs pinned to it (idempotent; the hash is its identity). */
+  putAgentVersion(sop: CompiledSop): Promise<void>;
+  getAgentVersion(sourceHash: string): Promise<CompiledSop | undefined>;
+
+  openSession(session: SessionRecord): Promise<void>;
+  getSession(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Points the session at its new current run (after `load_graph`). */
+  setSessionRun(sessionId: string, runId: string, now: number): Promise<void>;
+  closeSession(sessionId: string): Promise<void>;
+
+  /** Calls `listener` after every commit and create of any instance sharing this store; returns unsubscribe. */
+  subscribe(listener: (change: RunChange) => void): () => void;
+  close(): Promise<void>;
+}
+
+export const EMPTY_RUN_STATE: RunState = Object.freeze({ path: Object.freeze([]), todos: Object.freeze([]), visits: Object.freeze({}) });
