@@ -1,29 +1,54 @@
 /**
- * The runtime's public API: serve compiled SOP agents over MCP (stdio or Streamable HTTP), or build the MCP
- * server yourself with an injected registry. Explicit, sorted exports: adding one is an API decision.
+ * The runtime's public API (`import … from 'sop-toolkit'`): serve compiled SOP agents over MCP from your own
+ * process. Build a session service from a bundle and a run store, then put transports over it:
+ *
+ *   const store = createMemoryRunStore();
+ *   const agents = createAgentSource({ origin: { bundle }, store, logger: stderrLogger() });
+ *   const service = createSessionService({ agents, store, projectRoot });
+ *   await serveHttp({ service, port: 3000 });
+ *
+ * Explicit, sorted exports: adding one is an API decision.
  */
 export type { AgentCatalog } from './agents/agent-catalog.js';
 export { createCatalog } from './agents/agent-catalog.js';
+export type { AgentSource, AgentSourceOptions, BundleOrigin, PinnedAgent } from './agents/agent-source.js';
+export { createAgentSource } from './agents/agent-source.js';
 export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from './agents/prepared-agent.js';
 export { prepareAgent } from './agents/prepared-agent.js';
 export type { BundleRead } from './agents/read-bundle.js';
 export { parseBundle, readBundle } from './agents/read-bundle.js';
+export type { HttpAuth, IntrospectionOptions } from './http/auth.js';
+export { introspectionAuth, LOCAL_PRINCIPAL, readTokenFile, staticTokenAuth } from './http/auth.js';
 export type { HttpServeOptions, SopHttpServer } from './http/serve-http.js';
 export { MCP_PATH, serveHttp } from './http/serve-http.js';
 export { FLOWCHART_MIME_TYPE, flowchartUri } from './mcp/agent-content.js';
-export type { SopServerOptions } from './mcp/create-sop-server.js';
-export { createSopServer } from './mcp/create-sop-server.js';
-export type { MemorySessionStore } from './session/memory-session-store.js';
-export { createMemorySessionStore } from './session/memory-session-store.js';
-export type { SessionState, TodoItem, TodoStatus } from './session/session-state.js';
-export { EMPTY_SESSION, TODO_STATUSES } from './session/session-state.js';
-export type { SessionStore } from './session/session-store.js';
+export type { ServerFactory, ServerInfo } from './mcp/server-factory.js';
+export { createServerFactory } from './mcp/server-factory.js';
+export type { Logger } from './service/logger.js';
+export { silentLogger, stderrLogger } from './service/logger.js';
+export type { Caller, Clock, ServiceLimits, SessionOpening, SessionService, SessionServiceOptions } from './service/session-service.js';
+export { createSessionService, DEFAULT_LIMITS } from './service/session-service.js';
 export type { SopStdioServer, StdioServeOptions } from './stdio/serve-stdio.js';
 export { serveStdio } from './stdio/serve-stdio.js';
+export { createMemoryRunStore } from './store/memory-run-store.js';
+export type {
+  AuditEntry,
+  AuditOutcome,
+  CommitResult,
+  RunChange,
+  RunListQuery,
+  RunRead,
+  RunState,
+  RunStore,
+  RunSummary,
+  SessionRecord,
+  StoredRun,
+  TodoItem,
+} from './store/run-store.js';
+export { EMPTY_RUN_STATE } from './store/run-store.js';
 export type { GotoNodeAnswer, MoveAnswer, RefusalAnswer } from './tools/goto-node.js';
 export { gotoNode, validNext } from './tools/goto-node.js';
 export type { LoadGraphAnswer } from './tools/load-graph.js';
-export { loadGraph } from './tools/load-graph.js';
 export type { TodoAnswer } from './tools/todo.js';
-export { MAX_CONTENT, MAX_NOTE, MAX_TODOS, writeTodos } from './tools/todo.js';
+export { MAX_CONTENT, MAX_NOTE, MAX_TODOS, TODO_STATUSES, writeTodos } from './tools/todo.js';
 export type { ErrorAnswer, ToolOutcome } from './tools/tool-outcome.js';

@@ -7,23 +7,50 @@
  * The bundle is JSON: no TypeScript, no module loader and no compiler at run time. A tree where the SOPs were
  * never built gets a clear message (exit 1). Only the chosen transport is imported: stdio never loads express.
  *
- * Exit codes: 0 served and stopped; 1 nothing to serve or the port is taken; 2 bad usage.
+ * One session service per process, over a run store; the transports are thin adapters over it. While serving, a
+ * rebuild that replaces the bundle is picked up (new runs start on it, running runs keep their version).
+ *
+ * Exit codes: 0 served and stopped; 1 nothing to serve, the port is taken, or the server refused to start
+ * (e.g. a network address without authentication); 2 bad usage.
  */
 import { join } from 'node:path';
-import { createCatalog } from '../../runtime/agents/agent-catalog.js';
+import { createAgentSource } from '../../runtime/agents/agent-source.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { stderrLogger } from '../../runtime/service/logger.js';
+import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
+import { createMemoryRunStore } from '../../runtime/store/memory-run-store.js';
 import { findProjectRoot } from '../project-root.js';
 
-const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]]
-  --stdio      (default) speak MCP on stdin/stdout
-  --http       Streamable HTTP at http://H:N/mcp
-  --host H     interface to bind (default 127.0.0.1)
-  --port N     port (default 3000; 0 picks a free one)
+const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [options]
+  --stdio            (default) speak MCP on stdin/stdout
+  --http             Streamable HTTP at http://H:N/mcp
+  --host H           interface to bind (default 127.0.0.1; any other needs --tokens or --oauth-*)
+  --port N           port (default 3000; 0 picks a free one)
+  --run-ttl T        runs idle longer than T expire (default 24h; e.g. 90s, 30m, 7d)
+  --max-sessions N   live sessions this process accepts at most (default 10000)
+  --tokens FILE      bearer tokens, one "principal token" per line (HTTP)
+  --oauth-issuer URL --oauth-introspection URL --oauth-client-id ID
+                     OAuth resource-server mode: tokens checked by introspection (client secret in
+                     SOP_OAUTH_CLIENT_SECRET); --oauth-resource URL is this server's URL (default: its /mcp URL)
+  --no-watch         do not pick up rebuilt agents while running
 `;
 
+export interface HttpArgs {
+  readonly host: string;
+  readonly port: number;
+  readonly tokens?: string;
+  readonly oauth?: { readonly issuer: string; readonly introspectionUrl: string; readonly clientId: string; readonly resource?: string };
+}
+
+export interface ServeOptions {
+  readonly runIdleMs?: number;
+  readonly maxLiveSessions?: number;
+  readonly watch: boolean;
+}
+
 export type ServeArgs =
-  | { readonly mode: 'stdio' }
-  | { readonly mode: 'http'; readonly host: string; readonly port: number }
+  | ({ readonly mode: 'stdio' } & ServeOptions)
+  | ({ readonly mode: 'http' } & HttpArgs & ServeOptions)
   | { readonly mode: 'help' }
   | { readonly mode: 'error'; readonly message: string };
 
@@ -31,11 +58,20 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let transport: 'stdio' | 'http' | undefined;
   let host: string | undefined;
   let port: number | undefined;
+  let runIdleMs: number | undefined;
+  let maxLiveSessions: number | undefined;
+  let tokens: string | undefined;
+  const oauth: { issuer?: string; introspectionUrl?: string; clientId?: string; resource?: string } = {};
+  let watch = true;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
       arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
     const value = () => inline ?? args[++i];
+    const text = (): string | { error: string } => {
+      const given = value();
+      return given === undefined || given === '' ? { error: `${flag} needs a value` } : given;
+    };
     switch (flag) {
       case '-h':
       case '--help':
@@ -48,8 +84,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
         break;
       }
       case '--host': {
-        const given = value();
-        if (given === undefined || given === '') return { mode: 'error', message: '--host needs a value' };
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
         host = given;
         break;
       }
@@ -61,17 +97,90 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
         port = parsed;
         break;
       }
+      case '--run-ttl': {
+        const given = value();
+        const ms = given === undefined ? undefined : parseDuration(given);
+        if (ms === undefined)
+          return { mode: 'error', message: `--run-ttl needs a duration such as 90s, 30m, 24h or 7d, got ${given ?? 'nothing'}` };
+        runIdleMs = ms;
+        break;
+      }
+      case '--max-sessions': {
+        const given = value();
+        const parsed = given !== undefined && /^\d+$/.test(given) ? Number(given) : 0;
+        if (parsed < 1) return { mode: 'error', message: `--max-sessions needs a positive number, got ${given ?? 'nothing'}` };
+        maxLiveSessions = parsed;
+        break;
+      }
+      case '--tokens': {
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
+        tokens = given;
+        break;
+      }
+      case '--oauth-issuer':
+      case '--oauth-introspection':
+      case '--oauth-client-id':
+      case '--oauth-resource': {
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
+        const key = (
+          {
+            '--oauth-issuer': 'issuer',
+            '--oauth-introspection': 'introspectionUrl',
+            '--oauth-client-id': 'clientId',
+            '--oauth-resource': 'resource',
+          } as const
+        )[flag];
+        oauth[key] = given;
+        break;
+      }
+      case '--no-watch':
+        watch = false;
+        break;
       default:
         return { mode: 'error', message: `unknown option ${arg}` };
     }
   }
-  if (transport === 'stdio' && (host !== undefined || port !== undefined)) {
-    return { mode: 'error', message: '--host and --port apply to --http only' };
+  const common: ServeOptions = {
+    watch,
+    ...(runIdleMs === undefined ? {} : { runIdleMs }),
+    ...(maxLiveSessions === undefined ? {} : { maxLiveSessions }),
+  };
+  const httpOnly = host !== undefined || port !== undefined || tokens !== undefined || Object.keys(oauth).length > 0;
+  if (transport === 'stdio' && httpOnly) return { mode: 'error', message: '--host, --port, --tokens and --oauth-* apply to --http only' };
+  if (transport !== 'http' && !httpOnly) return { mode: 'stdio', ...common };
+  const oauthGiven = Object.keys(oauth).length > 0;
+  if (oauthGiven && (oauth.issuer === undefined || oauth.introspectionUrl === undefined || oauth.clientId === undefined)) {
+    return { mode: 'error', message: 'OAuth needs --oauth-issuer, --oauth-introspection and --oauth-client-id' };
   }
-  if (transport === 'http' || host !== undefined || port !== undefined) {
-    return { mode: 'http', host: host ?? '127.0.0.1', port: port ?? 3000 };
-  }
-  return { mode: 'stdio' };
+  if (oauthGiven && tokens !== undefined) return { mode: 'error', message: 'choose one of --tokens and --oauth-*' };
+  return {
+    mode: 'http',
+    host: host ?? '127.0.0.1',
+    port: port ?? 3000,
+    ...common,
+    ...(tokens === undefined ? {} : { tokens }),
+    ...(oauthGiven
+      ? {
+          oauth: {
+            issuer: oauth.issuer as string,
+            introspectionUrl: oauth.introspectionUrl as string,
+            clientId: oauth.clientId as string,
+            ...(oauth.resource === undefined ? {} : { resource: oauth.resource }),
+          },
+        }
+      : {}),
+  };
+}
+
+/** `90s`, `30m`, `24h`, `7d` (or plain milliseconds) → milliseconds. */
+export function parseDuration(text: string): number | undefined {
+  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
+  if (match === null) return undefined;
+  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h' | 'd'];
+  const ms = Number(match[1]) * unit;
+  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
 }
 
 export async function runServe(args: readonly string[]): Promise<number> {
@@ -85,37 +194,70 @@ export async function runServe(args: readonly string[]): Promise<number> {
     return 2;
   }
   const projectRoot = findProjectRoot(process.cwd());
-  const read = readBundle(join(projectRoot, 'generated', 'sop-bundle.json'));
+  const bundlePath = join(projectRoot, 'generated', 'sop-bundle.json');
+  const read = readBundle(bundlePath);
   if (!read.ok) {
     process.stderr.write(`sop serve: ${read.error}\n`);
     return 1;
   }
-  const catalog = createCatalog(read.bundle);
-
-  if (parsed.mode === 'stdio') {
-    routeConsoleToStderr();
-    const { serveStdio } = await import('../../runtime/stdio/serve-stdio.js');
-    const server = await serveStdio({ catalog, projectRoot });
-    const signal = waitForSignal();
-    await Promise.race([server.closed, signal.received]);
-    signal.dispose();
-    await server.close();
-    return 0;
+  if (parsed.mode === 'stdio') routeConsoleToStderr();
+  const logger = stderrLogger();
+  const store = createMemoryRunStore();
+  const agents = createAgentSource({ origin: { bundlePath, initial: read.bundle, watch: parsed.watch }, store, logger });
+  const limits = {
+    ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),
+    ...(parsed.maxLiveSessions === undefined ? {} : { maxLiveSessions: parsed.maxLiveSessions }),
+  };
+  const service = createSessionService({ agents, store, projectRoot, logger, limits });
+  try {
+    return parsed.mode === 'stdio' ? await serveOnStdio(service) : await serveOnHttp(service, parsed);
+  } finally {
+    await service.close();
+    await store.close();
   }
+}
 
+async function serveOnStdio(service: SessionService): Promise<number> {
+  const { serveStdio } = await import('../../runtime/stdio/serve-stdio.js');
+  const server = await serveStdio({ service });
+  const signal = waitForSignal();
+  await Promise.race([server.closed, signal.received]);
+  signal.dispose();
+  await server.close();
+  return 0;
+}
+
+async function serveOnHttp(service: SessionService, args: HttpArgs): Promise<number> {
   const { serveHttp } = await import('../../runtime/http/serve-http.js');
+  const { introspectionAuth, readTokenFile, staticTokenAuth } = await import('../../runtime/http/auth.js');
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
-    server = await serveHttp({ catalog, projectRoot, host: parsed.host, port: parsed.port });
+    const urlHost = args.host.includes(':') ? `[${args.host}]` : args.host;
+    const auth =
+      args.tokens !== undefined
+        ? staticTokenAuth(readTokenFile(args.tokens), `bearer tokens of ${args.tokens}`)
+        : args.oauth !== undefined
+          ? introspectionAuth({
+              ...args.oauth,
+              clientSecret: process.env['SOP_OAUTH_CLIENT_SECRET'] ?? '',
+              resource: args.oauth.resource ?? `http://${urlHost}:${args.port}/mcp`,
+            })
+          : undefined;
+    server = await serveHttp({ service, host: args.host, port: args.port, ...(auth === undefined ? {} : { auth }) });
+    process.stderr.write(
+      `sop serve: ${service.catalog().entries.length} agent(s) at ${server.url}; runs in ${service.store.kind}; ${auth?.description ?? 'no authentication (loopback only)'}\n`,
+    );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL') {
-      process.stderr.write(`sop serve: cannot listen on ${parsed.host}:${parsed.port} (${code})\n`);
-      return 1;
-    }
-    throw error;
+    const reason =
+      code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL'
+        ? `cannot listen on ${args.host}:${args.port} (${code})`
+        : error instanceof Error
+          ? error.message
+          : String(error);
+    process.stderr.write(`sop serve: ${reason}\n`);
+    return 1;
   }
-  process.stderr.write(`sop serve: ${catalog.entries.length} agent(s) at ${server.url}\n`);
   const signal = waitForSignal();
   await signal.received;
   signal.dispose();

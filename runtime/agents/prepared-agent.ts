@@ -10,6 +10,7 @@
  */
 import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
 import type { TransitionTable } from '../../contract/transitions.js';
+import { type AgentDescription, describeAgent } from '../tools/load-graph.js';
 
 /** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
 export interface NodeAnswer {
@@ -41,6 +42,8 @@ export interface PreparedNode {
 export interface PreparedAgent {
   readonly name: string;
   readonly sop: CompiledSop;
+  /** `load_graph`'s answer for this agent, but the run id, with its JSON text. */
+  readonly description: AgentDescription;
   /** The compiled transition table: what `goto_node` allows (`contract/transitions.ts`). */
   readonly transitions: TransitionTable;
   readonly entryNode: string;
@@ -91,6 +94,7 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
   return Object.freeze({
     name,
     sop,
+    description: describeAgent(sop),
     transitions,
     entryNode: transitions.entry,
     nodes,

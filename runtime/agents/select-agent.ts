@@ -1,14 +1,12 @@
 /**
- * Finds and loads the agent `load_graph` asks for, by name or by SOP path, and turns every way that can fail
- * into a message that says what to do. Preparing is the first use of an agent in this process; an inconsistent
- * bundle entry is reported, not thrown.
+ * Finds the agent `load_graph` asks for, by name or by SOP path, in the catalog new runs start on, and turns
+ * every way that can fail into a message that says what to do.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from './agent-catalog.js';
-import type { PreparedAgent } from './prepared-agent.js';
 import { resolveSopFile } from './resolve-sop-file.js';
 
-export type AgentSelection = { readonly ok: true; readonly agent: PreparedAgent } | { readonly ok: false; readonly error: string };
+export type AgentSelection = { readonly ok: true; readonly sop: CompiledSop } | { readonly ok: false; readonly error: string };
 
 export interface AgentRequest {
   readonly agent?: string | undefined;
@@ -35,10 +33,5 @@ export async function selectAgent(catalog: AgentCatalog, projectRoot: string, re
     }
     entry = named;
   }
-  try {
-    return { ok: true, agent: catalog.prepared(entry) };
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return { ok: false, error: `Could not load the compiled agent ${entry.meta.agent}: ${reason}` };
-  }
+  return { ok: true, sop: entry };
 }

@@ -12,6 +12,12 @@ import { sendJsonRpcError, SERVER_ERROR } from './json-rpc-error.js';
 
 export const LOOPBACK_HOSTNAMES: readonly string[] = ['localhost', '127.0.0.1', '[::1]'];
 
+/** Whether binding to `host` keeps the server reachable from this machine only. */
+export function isLoopback(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
+  return bare === 'localhost' || bare === '::1' || /^127\.\d+\.\d+\.\d+$/.test(bare);
+}
+
 export interface RequestGuardOptions {
   /** Hostnames (no port; IPv6 in brackets) accepted in `Host` and in `Origin`. */
   readonly hostnames: readonly string[];

@@ -1,33 +1,43 @@
 /**
- * Streamable HTTP transport: `POST|GET|DELETE /mcp`, one SDK transport and one `createSopServer` per
- * `Mcp-Session-Id`, all sharing one `SessionStore` keyed by that id, so sessions never see each other's
- * state. Bound to 127.0.0.1 by default.
+ * Streamable HTTP transport at `POST|GET|DELETE /mcp`, a thin adapter over the session service.
  *
- * Where the SDK's defaults fall short, this does better (see shared/design/mcp-testing.md):
+ * Every request is served on its own: a fresh, stateless SDK transport and a fresh `Server` shell
+ * (`server-factory.ts`), both dropped when the response ends. Nothing about a conversation stays in the process:
+ *   - `Mcp-Session-Id` sessions live in the run store: `initialize` opens one (the id is sent back in the header),
+ *     later requests name it (unknown or ended: 404), DELETE ends it. Any instance sharing the store serves any
+ *     session: no sticky sessions behind a load balancer. An idle process holds no per-session objects.
+ *   - Clients without a session (stateless deployments, the MCP revision of 2026-07-28, which drops the header
+ *     and the handshake) pass the `run_id` that `load_graph` returned.
+ * There is no server-to-client stream (GET is 405): these tools never send notifications.
+ *
+ * Where the SDK's defaults fall short, this does better (see /shared/design/mcp-testing.md):
  *   - Host *and* Origin are checked (`request-guard.ts`): a foreign Origin is 403 even with a good Host;
- *   - a body that is not JSON is a JSON-RPC -32700 error as JSON, not express's HTML page;
- *   - an unknown or ended session is 404, and DELETE ends a session (state dropped, later requests 404);
- *   - anything else under the server (wrong path, method) is a JSON-RPC error too.
+ *   - a body that is not JSON is -32700 as JSON, a batch or malformed message -32600, bad params -32602
+ *     (`message-guard.ts`, the same answers as on stdio), never an HTML page or a zod dump;
+ *   - header and body timeouts, a body size limit, and a cap on live sessions (503 beyond it);
+ *   - on any address other than loopback the server refuses to start without authentication (`auth.ts`), and a
+ *     run is only ever visible to the principal that started it.
  * Responses use the SDK's default SSE framing: `enableJsonResponse` leaks memory per call in SDK 1.32.2.
  */
-import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import express, { type NextFunction, type Request, type Response } from 'express';
-import { logError } from '../log.js';
-import { createSopServer, type SopServerOptions } from '../mcp/create-sop-server.js';
-import { createMemorySessionStore } from '../session/memory-session-store.js';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
+import { guardTransport, screenIncoming } from '../mcp/message-guard.js';
+import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
+import type { SessionService } from '../service/session-service.js';
+import { type HttpAuth, principalOf } from './auth.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, sendJsonRpcError } from './json-rpc-error.js';
-import { LOOPBACK_HOSTNAMES, requestGuard } from './request-guard.js';
+import { isLoopback, LOOPBACK_HOSTNAMES, requestGuard } from './request-guard.js';
 
 export const MCP_PATH = '/mcp';
 const MAX_BODY = '1mb';
 
-export interface HttpServeOptions extends SopServerOptions {
-  /** Interface to bind; default 127.0.0.1. */
+export interface HttpServeOptions {
+  readonly service: SessionService;
+  readonly serverFactory?: ServerFactory;
+  /** Interface to bind; default 127.0.0.1. Any other than loopback needs `auth`. */
   readonly host?: string;
   /** Port; default 3000; 0 picks a free port. */
   readonly port?: number;
@@ -35,80 +45,79 @@ export interface HttpServeOptions extends SopServerOptions {
   readonly allowedHosts?: readonly string[];
   /** Extra browser origins accepted verbatim. */
   readonly allowedOrigins?: readonly string[];
+  readonly auth?: HttpAuth;
+  /** Time to receive a request's headers, and the whole request (defaults 10 s and 30 s). */
+  readonly headersTimeoutMs?: number;
+  readonly requestTimeoutMs?: number;
+  /** More routes on the same server (the live page), installed after the guards and authentication. */
+  readonly routes?: (app: Express) => void;
 }
 
 export interface SopHttpServer {
   /** The MCP endpoint, e.g. http://127.0.0.1:3000/mcp. */
   readonly url: string;
   readonly port: number;
-  /** Open MCP sessions. */
-  readonly sessionCount: number;
-  /** Ends every session and stops listening. */
+  /** Stops listening and ends open connections. The service and its store stay open (their owner closes them). */
   close(): Promise<void>;
 }
 
-interface Session {
-  readonly transport: StreamableHTTPServerTransport;
-  readonly server: Server;
-}
-
 export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServer> {
+  const { service } = options;
   const host = options.host ?? '127.0.0.1';
-  const store = options.store ?? createMemorySessionStore();
-  const sessions = new Map<string, Session>();
-
-  const drop = (id: string): void => {
-    const session = sessions.get(id);
-    if (session === undefined) return;
-    sessions.delete(id);
-    void store.delete(id);
-    void session.server.close().catch((error: unknown) => logError(`closing session ${id}`, error));
-  };
+  if (!isLoopback(host) && options.auth === undefined) {
+    throw new Error(
+      `refusing to serve on ${host} without authentication: runs would be open to anyone who can reach it. ` +
+        'Give bearer tokens (--tokens FILE) or an OAuth authorization server, or bind to 127.0.0.1.',
+    );
+  }
+  const serverFor = options.serverFactory ?? createServerFactory(service);
 
   const app = express();
   app.disable('x-powered-by');
   app.use(requestGuard({ hostnames: options.allowedHosts ?? defaultHostnames(host), origins: options.allowedOrigins ?? [] }));
+  for (const [path, handler] of options.auth?.publicRoutes ?? []) app.get(path, handler);
+  if (options.auth !== undefined) app.use(options.auth.middleware);
 
   app.post(MCP_PATH, express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
-    const id = req.header('mcp-session-id');
-    if (id !== undefined) {
-      const session = sessions.get(id);
-      if (session === undefined) return unknownSession(res);
-      return session.transport.handleRequest(req, res, req.body);
+    const screened = screenIncoming(req.body);
+    if (!screened.ok) {
+      res.status(screened.response.error.code === INVALID_REQUEST ? 400 : 200).json(screened.response);
+      return;
     }
-    if (!isInitializeRequest(req.body)) {
-      return sendJsonRpcError(res, 400, SERVER_ERROR, 'Bad Request: no Mcp-Session-Id header; a session starts with an initialize request');
+    const principal = principalOf(req);
+    let sessionId = req.header('mcp-session-id');
+    if (sessionId !== undefined) {
+      if (!(await service.hasSession(sessionId, principal))) return unknownSession(res);
+    } else if (isInitializeRequest(screened.message)) {
+      const opening = await service.openSession(principal);
+      if (!opening.ok) return sendJsonRpcError(res, 503, SERVER_ERROR, opening.error);
+      sessionId = opening.sessionId;
+      res.setHeader('Mcp-Session-Id', sessionId);
     }
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: randomUUID,
-      onsessioninitialized: (newId) => {
-        sessions.set(newId, { transport, server });
-      },
-      onsessionclosed: drop,
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
+    const server = serverFor({ principal, sessionId });
+    res.on('close', () => {
+      server.close().catch((error: unknown) => service.logger.error('closing a request server', error));
     });
-    // Set before connect(): the server chains its own close handling behind it.
-    transport.onclose = () => {
-      if (transport.sessionId !== undefined) drop(transport.sessionId);
-    };
-    const server = createSopServer({ ...options, store });
-    await server.connect(transport);
-    await transport.handleRequest(req, res, req.body);
-    if (transport.sessionId === undefined || !sessions.has(transport.sessionId)) await server.close();
+    await server.connect(guardTransport(transport, service.logger));
+    await transport.handleRequest(req, res, screened.message);
   });
 
-  const existingSession = async (req: Request, res: Response) => {
-    const id = req.header('mcp-session-id');
-    if (id === undefined) return sendJsonRpcError(res, 400, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required');
-    const session = sessions.get(id);
-    if (session === undefined) return unknownSession(res);
-    return session.transport.handleRequest(req, res);
-  };
-  app.get(MCP_PATH, existingSession);
-  app.delete(MCP_PATH, existingSession);
+  app.get(MCP_PATH, (_req: Request, res: Response) => {
+    res.setHeader('Allow', 'POST, DELETE');
+    sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed: this server sends no notifications, so it opens no event stream');
+  });
+  app.delete(MCP_PATH, async (req: Request, res: Response) => {
+    const sessionId = req.header('mcp-session-id');
+    if (sessionId === undefined) return sendJsonRpcError(res, 400, SERVER_ERROR, 'Bad Request: Mcp-Session-Id header is required');
+    if (!(await service.closeSession(sessionId, principalOf(req)))) return unknownSession(res);
+    res.status(200).end();
+  });
   app.all(MCP_PATH, (_req: Request, res: Response) => {
     res.setHeader('Allow', 'GET, POST, DELETE');
     sendJsonRpcError(res, 405, SERVER_ERROR, 'Method not allowed');
   });
+  options.routes?.(app);
   app.use((req: Request, res: Response) =>
     sendJsonRpcError(res, 404, SERVER_ERROR, `Not found: ${req.path}; the MCP endpoint is ${MCP_PATH}`),
   );
@@ -119,33 +128,30 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
     if (type === 'entity.too.large') return sendJsonRpcError(res, 413, INVALID_REQUEST, `Request body larger than ${MAX_BODY}`);
     const status = (error as { status?: unknown }).status;
     if (typeof status === 'number' && status >= 400 && status < 500) {
-      return sendJsonRpcError(res, status, INVALID_REQUEST, `Invalid request: ${error instanceof Error ? error.message : String(error)}`);
+      return sendJsonRpcError(res, status, INVALID_REQUEST, `Invalid request: ${oneLine(error)}`);
     }
-    logError('HTTP request failed', error);
-    return sendJsonRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
+    service.logger.error('HTTP request failed', error);
+    return sendJsonRpcError(res, 500, INTERNAL_ERROR, `Internal error: ${oneLine(error)}`);
   });
 
   const httpServer = await listen(app, host, options.port ?? 3000);
+  httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
+  httpServer.requestTimeout = options.requestTimeoutMs ?? 30_000;
   const port = (httpServer.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}${MCP_PATH}`,
     port,
-    get sessionCount() {
-      return sessions.size;
-    },
-    async close() {
-      await Promise.all([...sessions.values()].map((session) => session.transport.close()));
-      await new Promise<void>((resolve) => {
+    close: () =>
+      new Promise<void>((resolve) => {
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
-      });
-    },
+      }),
   };
 }
 
 function unknownSession(res: Response): void {
-  sendJsonRpcError(res, 404, SERVER_ERROR, 'Session not found: it ended or never existed; start a new one with initialize');
+  sendJsonRpcError(res, 404, SERVER_ERROR, 'Session not found: it ended, expired or never existed; start a new one with initialize');
 }
 
 function defaultHostnames(host: string): string[] {
@@ -154,6 +160,10 @@ function defaultHostnames(host: string): string[] {
   const name = host.includes(':') ? `[${host}]` : host.toLowerCase();
   if (!wildcard && !names.includes(name)) names.push(name);
   return names;
+}
+
+function oneLine(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]?.slice(0, 200) ?? '';
 }
 
 function listen(app: express.Express, host: string, port: number): Promise<HttpServer> {

@@ -3,8 +3,8 @@
  * MCP prompt (named after the agent) and its Mermaid flowchart, as written, as a resource
  * `sop://<agent>/flowchart` (`text/vnd.mermaid`). Listing needs only the registry; reading loads the agent.
  * Unknown names are JSON-RPC errors: -32602 for a prompt, -32002 ("resource not found") for a resource.
- * The handlers depend on the catalog only, so they are made once per catalog and shared by every server
- * (one per HTTP session) instead of being five new closures per session.
+ * They read the catalog new runs start on, so a rebuilt bundle shows at once. Made once per server factory and
+ * installed on every server it makes.
  */
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
@@ -28,23 +28,12 @@ export function flowchartUri(agent: string): string {
   return `sop://${agent}/flowchart`;
 }
 
-const handlersByCatalog = new WeakMap<AgentCatalog, (server: Server) => void>();
-
-export function registerAgentContent(server: Server, catalog: AgentCatalog): void {
-  let register = handlersByCatalog.get(catalog);
-  if (register === undefined) {
-    register = contentHandlers(catalog);
-    handlersByCatalog.set(catalog, register);
-  }
-  register(server);
-}
-
-/** The five handlers of one catalog, and how to install them on a server. */
-function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
+/** The five handlers, and how to install them on a server. */
+export function agentContentHandlers(catalogOf: () => AgentCatalog): (server: Server) => void {
   const promptDescription = (agent: string, sourceFile: string) => `System prompt of the SOP agent ${agent} (compiled from ${sourceFile}).`;
 
   const listPrompts = () => ({
-    prompts: catalog.entries.map((entry) => ({
+    prompts: catalogOf().entries.map((entry) => ({
       name: entry.meta.agent,
       title: `${entry.meta.agent} system prompt`,
       description: promptDescription(entry.meta.agent, entry.sourceFile),
@@ -52,6 +41,7 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
   });
 
   const getPrompt = (request: GetPromptRequest) => {
+    const catalog = catalogOf();
     const entry = catalog.byName(request.params.name);
     if (entry === undefined) {
       const names = catalog.entries.map((known) => known.meta.agent).join(', ');
@@ -64,7 +54,7 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
   };
 
   const listResources = () => ({
-    resources: catalog.entries.map((entry) => ({
+    resources: catalogOf().entries.map((entry) => ({
       uri: flowchartUri(entry.meta.agent),
       name: `${entry.meta.agent}-flowchart`,
       title: `${entry.meta.agent} flowchart`,
@@ -87,7 +77,7 @@ function contentHandlers(catalog: AgentCatalog): (server: Server) => void {
   const readResource = (request: ReadResourceRequest) => {
     const uri = request.params.uri;
     const name = FLOWCHART_URI.exec(uri)?.[1];
-    const entry = name === undefined ? undefined : catalog.byName(name);
+    const entry = name === undefined ? undefined : catalogOf().byName(name);
     if (entry === undefined) {
       throw new McpError(
         RESOURCE_NOT_FOUND,

@@ -1,16 +1,25 @@
 /**
- * stdio transport: one conversation per process, speaking MCP on stdin/stdout. stdout carries protocol
- * messages only (all logging goes to stderr). The conversation ends when stdin ends or `close()` is called;
- * `closed` settles then, so a command can wait on it.
+ * stdio transport: one conversation per connection, speaking MCP on stdin/stdout (one JSON-RPC message per line,
+ * `line-transport.ts`). The connection is a session of the session service, so its current run (its last
+ * `load_graph`) is implied when a call names no `run_id`. The conversation ends when stdin ends or `close()` is
+ * called; `closed` settles then. Runs outlive the connection in a durable store; the session does not.
  */
 import type { Readable, Writable } from 'node:stream';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { logError } from '../log.js';
-import { createSopServer, type SopServerOptions } from '../mcp/create-sop-server.js';
+import { guardTransport } from '../mcp/message-guard.js';
+import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
+import type { SessionService } from '../service/session-service.js';
+import { createLineTransport } from './line-transport.js';
 
-export interface StdioServeOptions extends SopServerOptions {
+export interface StdioServeOptions {
+  readonly service: SessionService;
+  /** Defaults to one made for this connection. */
+  readonly serverFactory?: ServerFactory;
   readonly stdin?: Readable;
   readonly stdout?: Writable;
+  /** Who the local user is to the run store (default `local`: the same principal as unauthenticated loopback HTTP). */
+  readonly principal?: string;
+  /** Largest accepted message in bytes (default 4 MiB). */
+  readonly maxMessageBytes?: number;
 }
 
 export interface SopStdioServer {
@@ -20,23 +29,41 @@ export interface SopStdioServer {
 }
 
 export async function serveStdio(options: StdioServeOptions): Promise<SopStdioServer> {
-  const stdin = options.stdin ?? process.stdin;
-  const transport = new StdioServerTransport(stdin, options.stdout ?? process.stdout);
-  const server = createSopServer(options);
+  const { service } = options;
+  const principal = options.principal ?? 'local';
+  const opening = await service.openSession(principal);
+  if (!opening.ok) throw new Error(opening.error);
+  const { sessionId } = opening;
+  const server = (options.serverFactory ?? createServerFactory(service))({ principal, sessionId });
+  const transport = guardTransport(
+    createLineTransport({
+      input: options.stdin ?? process.stdin,
+      output: options.stdout ?? process.stdout,
+      ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
+    }),
+    service.logger,
+  );
+  let ended = false;
   const closed = new Promise<void>((resolve) => {
-    const previous = server.onclose;
     server.onclose = () => {
-      previous?.();
-      resolve();
+      if (ended) return;
+      ended = true;
+      service.closeSession(sessionId, principal).then(
+        () => resolve(),
+        (error: unknown) => {
+          service.logger.error('closing the stdio session failed', error);
+          resolve();
+        },
+      );
     };
   });
-  transport.onerror = (error) => logError('stdio transport', error);
+  transport.onerror = (error) => service.logger.error('stdio transport', error);
   await server.connect(transport);
-  const end = () => void server.close();
-  stdin.once('end', end);
-  stdin.once('close', end);
   return {
     closed,
-    close: () => server.close(),
+    async close() {
+      await server.close();
+      await closed;
+    },
   };
 }

@@ -11,14 +11,16 @@
  *     prepared JSON and the path's, byte-identical to `JSON.stringify` of the answer;
  *   - an illegal move: a normal result (not `isError`), `valid: false` with `valid_next`, as in the seed: it
  *     is navigation feedback the agent acts on, not a failure of the call;
- *   - an unknown node id, or no agent loaded: `isError: true`.
- * Refused moves leave the session untouched.
+ *   - an unknown node id: `isError: true`.
+ * Refused moves leave the run's state untouched. The reminder names only todos still open: a todo already
+ * completed needs no reminder.
  */
 import { z } from 'zod';
 import { legalTargets, nextPath } from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
-import type { SessionState } from '../session/session-state.js';
-import { errorAnswerSchema, fail, noAgentLoaded, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
+import type { RunState } from '../store/run-store.js';
+import { RUN_ID_FIELD } from './run-id-field.js';
+import { errorAnswerSchema, fail, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
 
 export const GOTO_NODE = 'goto_node';
 
@@ -31,6 +33,7 @@ export const gotoNodeDescription =
 
 export const gotoNodeInput = z.strictObject({
   node_id: z.string().min(1).max(200).describe('Target node ID to move to'),
+  run_id: RUN_ID_FIELD,
 });
 export type GotoNodeInput = z.output<typeof gotoNodeInput>;
 
@@ -59,7 +62,7 @@ const refusalAnswerSchema = z.object({
   valid_next: z.array(z.string()),
 });
 
-/** A legal move. Its `node` and `edges` are the prepared, frozen objects shared by every session. */
+/** A legal move. Its `node` and `edges` are the prepared, frozen objects shared by every run. */
 export interface MoveAnswer {
   readonly node: NodeAnswer;
   readonly edges: readonly EdgeAnswer[];
@@ -72,56 +75,57 @@ export type GotoNodeAnswer = MoveAnswer | RefusalAnswer | ErrorAnswer;
 
 export const gotoNodeOutput = z.union([moveAnswerSchema, refusalAnswerSchema, errorAnswerSchema]);
 
-export function gotoNode(agent: PreparedAgent | undefined, session: SessionState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
-  if (agent === undefined) return noAgentLoaded(session, GOTO_NODE, 'it selects the flowchart to move in');
+export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
   const targetId = input.node_id;
   const target = agent.nodes.get(targetId);
-  if (target === undefined) return unknownNode(agent, session, targetId);
-  const path = nextPath(agent.transitions, session.path, targetId);
-  if (path === null) return succeed(refusal(agent, session, targetId), session);
+  if (target === undefined) return unknownNode(agent, state, targetId);
+  const path = nextPath(agent.transitions, state.path, targetId);
+  if (path === null) return { answer: refusal(agent, state, targetId), state, isError: false, outcome: 'refused' };
 
   const pathJson = JSON.stringify(path);
-  const next = path === session.path ? session : { ...session, path };
-  if (target.terminal && session.todos.some((todo) => todo.completion_node === targetId)) {
+  const next = path === state.path ? state : { ...state, path };
+  if (target.terminal && state.todos.some((todo) => todo.completion_node === targetId && todo.status !== 'completed')) {
     const reminder = todoReminder(targetId);
     return {
       answer: { node: target.node, edges: target.edges, path, valid: true, todo_reminder: reminder },
-      session: next,
+      state: next,
       isError: false,
+      outcome: 'ok',
       text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true,"todo_reminder":${JSON.stringify(reminder)}}`,
     };
   }
   return {
     answer: { node: target.node, edges: target.edges, path, valid: true },
-    session: next,
+    state: next,
     isError: false,
+    outcome: 'ok',
     text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true}`,
   };
 }
 
 /** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
-export function validNext(agent: PreparedAgent, session: SessionState): string[] {
-  return legalTargets(agent.transitions, session.path);
+export function validNext(agent: PreparedAgent, state: RunState): string[] {
+  return legalTargets(agent.transitions, state.path);
 }
 
 export function todoReminder(nodeId: string): string {
   return `Reached completion node ${nodeId}. Update todos and proceed to next task.`;
 }
 
-function refusal(agent: PreparedAgent, session: SessionState, targetId: string): RefusalAnswer {
-  const current = session.path.at(-1) ?? null;
+function refusal(agent: PreparedAgent, state: RunState, targetId: string): RefusalAnswer {
+  const current = state.path.at(-1) ?? null;
   const error =
     current === null
       ? `Cannot reach ${targetId} before the conversation has started: go to ${agent.entryNode} first`
       : `Cannot reach ${targetId} from ${current}`;
-  return { valid: false, error, current_node: current, valid_next: validNext(agent, session) };
+  return { valid: false, error, current_node: current, valid_next: validNext(agent, state) };
 }
 
-function unknownNode(agent: PreparedAgent, session: SessionState, targetId: string): ToolOutcome<ErrorAnswer> {
+function unknownNode(agent: PreparedAgent, state: RunState, targetId: string): ToolOutcome<ErrorAnswer> {
   const lower = targetId.toLowerCase();
   const near = agent.nodeIds.find((id) => id.toLowerCase() === lower);
   const hint = near === undefined ? '' : ` Did you mean ${near}?`;
-  return fail(session, {
+  return fail(state, {
     valid: false,
     error: `Node not found: ${targetId}.${hint} Valid nodes: [${agent.nodeIds.join(', ')}]`,
     valid_nodes: [...agent.nodeIds],

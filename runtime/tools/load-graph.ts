@@ -1,18 +1,18 @@
 /**
- * `load_graph`: select a compiled agent for this conversation and describe it (the seed's answer, plus the
- * system prompt text). Nothing is parsed here: the compiler decided everything at build time. Selecting an
- * agent, even the same one again, starts the conversation over: path, opened hubs and todos are cleared.
+ * `load_graph`: start a run of a compiled agent and describe the agent (the seed's answer, plus the system
+ * prompt text and the new run's `run_id`). Nothing is parsed here: the compiler decided everything at build
+ * time. Every call starts a new run (path and todos empty), pinned to the SOP version it was compiled from; with
+ * a session (stdio, `Mcp-Session-Id`) it becomes the session's current run.
  *
  * The agent is chosen by `agent` name or by `sop_file` (the SOP's project path, as in the seed); finding and
- * checking it is I/O and lives in `agents/select-agent.ts`. This module is the pure part.
- *
- * The answer depends on the agent alone, and so does the fresh session it starts: both, and the answer's
- * JSON text, are made once per agent and shared (frozen) by every conversation that loads it. Every HTTP
- * session starts with this call, so it costs no allocation beyond the SDK's own.
+ * checking it is I/O and lives in `agents/select-agent.ts`. This module is the pure part: the agent's part of the
+ * answer and its JSON text are made once per prepared agent (`PreparedAgent.description`), and each answer
+ * splices the run id in front of that text.
  */
 import { z } from 'zod';
+import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
-import { EMPTY_SESSION, type SessionState } from '../session/session-state.js';
+import { EMPTY_RUN_STATE } from '../store/run-store.js';
 import { errorAnswerSchema, type ToolOutcome } from './tool-outcome.js';
 
 export const LOAD_GRAPH = 'load_graph';
@@ -21,7 +21,8 @@ export const loadGraphDescription =
   'Select the SOP agent for this conversation and return its configuration, graph summary and system prompt. ' +
   'Give exactly one of `agent` (a compiled agent name) or `sop_file` (the project path of its SOP, e.g. ' +
   '`sops/retail_customer_support.md`; a SOP changed since `npm run build:sops` is refused). ' +
-  'Call it once at the start: it resets the path and the todo list. Then call goto_node with the entry node.';
+  'Call it once at the start: it starts a new run (empty path and todo list) and returns its `run_id`. ' +
+  'Then call goto_node with the entry node.';
 
 export const loadGraphInput = z
   .strictObject({
@@ -39,6 +40,7 @@ export const loadGraphInput = z
 export type LoadGraphInput = z.output<typeof loadGraphInput>;
 
 const loadGraphAnswerSchema = z.object({
+  run_id: z.string().describe('The new run: pass it as run_id to goto_node and todo (needed without a session).'),
   agent: z.string(),
   version: z.string(),
   entry_node: z.string(),
@@ -57,28 +59,30 @@ export type LoadGraphAnswer = z.output<typeof loadGraphAnswerSchema>;
 
 export const loadGraphOutput = z.union([loadGraphAnswerSchema, errorAnswerSchema]);
 
-interface LoadedAgent {
-  readonly answer: LoadGraphAnswer;
+/** The agent's part of the answer (everything but `run_id`) and its JSON text, made once per prepared agent. */
+export interface AgentDescription {
+  readonly answer: Omit<LoadGraphAnswer, 'run_id'>;
   readonly text: string;
-  readonly session: SessionState;
 }
 
-const loadedAgents = new WeakMap<PreparedAgent, LoadedAgent>();
-
-export function loadGraph(agent: PreparedAgent, _session: SessionState, _input: LoadGraphInput): ToolOutcome<LoadGraphAnswer> {
-  let loaded = loadedAgents.get(agent);
-  if (loaded === undefined) {
-    // Parsed back from its text: a copy the answer owns entirely (nothing shared with the compiled module).
-    const text = JSON.stringify(answerOf(agent));
-    const answer = deepFreeze(JSON.parse(text) as LoadGraphAnswer);
-    loaded = Object.freeze({ answer, text, session: Object.freeze({ ...EMPTY_SESSION, agent: agent.name }) });
-    loadedAgents.set(agent, loaded);
-  }
-  return { answer: loaded.answer, session: loaded.session, isError: false, text: loaded.text };
+export function loadGraph(agent: PreparedAgent, runId: string): ToolOutcome<LoadGraphAnswer> {
+  const { answer, text } = agent.description;
+  return {
+    answer: { run_id: runId, ...answer },
+    state: EMPTY_RUN_STATE,
+    isError: false,
+    outcome: 'ok',
+    text: `{"run_id":${JSON.stringify(runId)},${text.slice(1)}`,
+  };
 }
 
-function answerOf(agent: PreparedAgent): LoadGraphAnswer {
-  const { sop } = agent;
+export function describeAgent(sop: CompiledSop): AgentDescription {
+  // Parsed back from its text: a copy the answer owns entirely (nothing shared with the bundle's objects).
+  const text = JSON.stringify(answerOf(sop));
+  return Object.freeze({ answer: deepFreeze(JSON.parse(text) as Omit<LoadGraphAnswer, 'run_id'>), text });
+}
+
+function answerOf(sop: CompiledSop): Omit<LoadGraphAnswer, 'run_id'> {
   return {
     agent: sop.meta.agent,
     version: sop.meta.version,

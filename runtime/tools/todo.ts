@@ -2,21 +2,22 @@
  * `todo`: the conversation's task list, modelled on Claude Code's TodoWrite: every call writes the whole list
  * (an empty list clears it) and gets it back with a count per status.
  *
- * Limits keep one session's state small and the answers cheap: at most `MAX_TODOS` items, `content` 1–500
+ * Limits keep one run's state small and the answers cheap: at most `MAX_TODOS` items, `content` 1–500
  * characters (trimmed), `note` up to 1000. The shape and limits live in the zod input schema, so clients see
  * them in the tool's JSON Schema; `completion_node` needs the loaded agent and is checked here: it must be
  * one of the agent's terminal nodes, since only reaching a terminal node produces a `todo_reminder`.
  *
- * Decided: `todo` needs `load_graph` first. Loading resets the list, so todos written before it would be
- * lost anyway, and without an agent `completion_node` cannot be checked. A rejected write (`isError: true`)
- * leaves the previous list in place.
+ * `todo` acts on a run, so it needs `load_graph` first: without an agent `completion_node` cannot be checked.
+ * A rejected write (`isError: true`) leaves the previous list in place.
  */
 import { z } from 'zod';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
-import { TODO_STATUSES, type SessionState, type TodoItem } from '../session/session-state.js';
-import { errorAnswerSchema, fail, noAgentLoaded, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
+import type { RunState, TodoItem } from '../store/run-store.js';
+import { RUN_ID_FIELD } from './run-id-field.js';
+import { errorAnswerSchema, fail, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';
 
 export const TODO = 'todo';
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const satisfies readonly TodoItem['status'][];
 export const MAX_TODOS = 50;
 export const MAX_CONTENT = 500;
 export const MAX_NOTE = 1000;
@@ -50,6 +51,7 @@ const todoItemInput = z.strictObject({
 
 export const todoInput = z.strictObject({
   todos: z.array(todoItemInput).max(MAX_TODOS, `at most ${MAX_TODOS} todos`).describe('The updated todo list'),
+  run_id: RUN_ID_FIELD,
 });
 export type TodoInput = z.output<typeof todoInput>;
 
@@ -72,21 +74,14 @@ export interface TodoAnswer {
 
 export const todoOutput = z.union([todoAnswerSchema, errorAnswerSchema]);
 
-export function writeTodos(
-  agent: PreparedAgent | undefined,
-  session: SessionState,
-  input: TodoInput,
-): ToolOutcome<TodoAnswer | ErrorAnswer> {
-  if (agent === undefined) {
-    return noAgentLoaded(session, TODO, "completion_node is checked against the agent's terminal nodes, and load_graph resets the list");
-  }
+export function writeTodos(agent: PreparedAgent, state: RunState, input: TodoInput): ToolOutcome<TodoAnswer | ErrorAnswer> {
   const wrong = input.todos.flatMap((todo, index) =>
     todo.completion_node === undefined || agent.nodes.get(todo.completion_node)?.terminal === true
       ? []
       : [`todos[${index}].completion_node: ${todo.completion_node} is not a terminal node of ${agent.name}`],
   );
   if (wrong.length > 0) {
-    return fail(session, {
+    return fail(state, {
       error: `${wrong.join('; ')}. Terminal nodes: [${agent.terminalNodes.join(', ')}]`,
       terminal_nodes: [...agent.terminalNodes],
     });
@@ -95,7 +90,7 @@ export function writeTodos(
   const todos = input.todos.map(normalise);
   const summary = { pending: 0, in_progress: 0, completed: 0 };
   for (const todo of todos) summary[todo.status] += 1;
-  return succeed({ todos, summary }, { ...session, todos });
+  return succeed({ todos, summary }, { ...state, todos });
 }
 
 /** Stored and echoed in one key order, without absent keys. */

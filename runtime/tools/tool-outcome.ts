@@ -1,17 +1,19 @@
 /**
  * What every tool function returns: the answer (sent as `structuredContent` and as compact JSON text), the
- * session state after the call, and whether the answer is an error. Tool functions are pure: on any error
- * they hand back the session they were given, so a rejected call changes nothing. A tool that can build the
- * text more cheaply than `JSON.stringify(answer)` (goto_node splices prepared JSON) hands it over as `text`;
- * it must be byte-identical to `JSON.stringify(answer)`.
+ * run's state after the call, whether the answer is an error, and how the audit log records the call. Tool
+ * functions are pure: on any refusal or error they hand back the state they were given, so such a call changes
+ * nothing. A tool that can build the text more cheaply than `JSON.stringify(answer)` (goto_node splices
+ * prepared JSON) hands it over as `text`; it must be byte-identical to `JSON.stringify(answer)`.
  */
 import { z } from 'zod';
-import type { SessionState } from '../session/session-state.js';
+import type { AuditOutcome, RunState } from '../store/run-store.js';
 
 export interface ToolOutcome<Answer extends object> {
   readonly answer: Answer;
-  readonly session: SessionState;
+  readonly state: RunState;
   readonly isError: boolean;
+  /** `ok`; `refused` for a well-formed call the SOP turns down (an illegal move); `error` for a wrong call. */
+  readonly outcome: AuditOutcome;
   /** `JSON.stringify(answer)`, when the tool already has it; the server stringifies otherwise. */
   readonly text?: string;
 }
@@ -24,17 +26,12 @@ export interface ErrorAnswer {
 
 export const errorAnswerSchema = z
   .looseObject({ error: z.string().describe('What went wrong and what to do instead.') })
-  .describe('An error answer (isError: true). The session state is unchanged.');
+  .describe('An error answer (isError: true). The run is unchanged.');
 
-export function succeed<Answer extends object>(answer: Answer, session: SessionState): ToolOutcome<Answer> {
-  return { answer, session, isError: false };
+export function succeed<Answer extends object>(answer: Answer, state: RunState): ToolOutcome<Answer> {
+  return { answer, state, isError: false, outcome: 'ok' };
 }
 
-export function fail(session: SessionState, answer: ErrorAnswer): ToolOutcome<ErrorAnswer> {
-  return { answer, session, isError: true };
-}
-
-/** The error every tool but `load_graph` gives before an agent is loaded. */
-export function noAgentLoaded(session: SessionState, tool: string, why: string): ToolOutcome<ErrorAnswer> {
-  return fail(session, { error: `No agent loaded: call load_graph (with agent or sop_file) before ${tool}; ${why}.` });
+export function fail(state: RunState, answer: ErrorAnswer): ToolOutcome<ErrorAnswer> {
+  return { answer, state, isError: true, outcome: 'error' };
 }

@@ -13,13 +13,44 @@ const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
 
 describe('sop serve arguments', () => {
   it.each([
-    [[], { mode: 'stdio' }],
-    [['--stdio'], { mode: 'stdio' }],
-    [['--http'], { mode: 'http', host: '127.0.0.1', port: 3000 }],
-    [['--http', '--port', '0', '--host', 'localhost'], { mode: 'http', host: 'localhost', port: 0 }],
-    [['--port=8080'], { mode: 'http', host: '127.0.0.1', port: 8080 }],
+    [[], { mode: 'stdio', watch: true }],
+    [['--stdio', '--no-watch'], { mode: 'stdio', watch: false }],
+    [['--http'], { mode: 'http', host: '127.0.0.1', port: 3000, watch: true }],
+    [['--http', '--port', '0', '--host', 'localhost'], { mode: 'http', host: 'localhost', port: 0, watch: true }],
+    [['--port=8080'], { mode: 'http', host: '127.0.0.1', port: 8080, watch: true }],
+    [
+      ['--http', '--run-ttl', '30m', '--max-sessions', '5'],
+      { mode: 'http', host: '127.0.0.1', port: 3000, watch: true, runIdleMs: 1_800_000, maxLiveSessions: 5 },
+    ],
+    [
+      ['--http', '--host', '0.0.0.0', '--tokens', 'tokens.txt'],
+      { mode: 'http', host: '0.0.0.0', port: 3000, watch: true, tokens: 'tokens.txt' },
+    ],
+    [
+      [
+        '--http',
+        '--oauth-issuer',
+        'https://as.example',
+        '--oauth-introspection',
+        'https://as.example/introspect',
+        '--oauth-client-id',
+        'mcp',
+      ],
+      {
+        mode: 'http',
+        host: '127.0.0.1',
+        port: 3000,
+        watch: true,
+        oauth: { issuer: 'https://as.example', introspectionUrl: 'https://as.example/introspect', clientId: 'mcp' },
+      },
+    ],
+    [
+      ['--http', '--oauth-issuer', 'https://as.example'],
+      { mode: 'error', message: 'OAuth needs --oauth-issuer, --oauth-introspection and --oauth-client-id' },
+    ],
+    [['--run-ttl', 'soon'], { mode: 'error', message: '--run-ttl needs a duration such as 90s, 30m, 24h or 7d, got soon' }],
     [['--help'], { mode: 'help' }],
-    [['--stdio', '--port', '1'], { mode: 'error', message: '--host and --port apply to --http only' }],
+    [['--stdio', '--port', '1'], { mode: 'error', message: '--host, --port, --tokens and --oauth-* apply to --http only' }],
     [['--stdio', '--http'], { mode: 'error', message: 'choose one of --stdio and --http' }],
     [['--port', '70000'], { mode: 'error', message: '--port needs a number from 0 to 65535, got 70000' }],
     [['--port'], { mode: 'error', message: '--port needs a number from 0 to 65535, got nothing' }],

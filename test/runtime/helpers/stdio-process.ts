@@ -34,9 +34,9 @@ export function runStdio(
       setImmediate(() => resolve({ stdout, stderr, exitCode }));
     });
     // Send requests one at a time as answers arrive would be closer to a real client; a burst is harsher.
-    for (const message of messages) child.stdin.write(`${JSON.stringify(message)}\n`);
+    for (const message of messages) child.stdin.write(message instanceof RawLine ? message.text : `${JSON.stringify(message)}\n`);
     // Give the server time to answer before closing input: wait until every request id was answered.
-    const ids = messages.flatMap((message) => ('id' in message ? [(message as { id: unknown }).id] : []));
+    const ids = messages.flatMap((message) => (!(message instanceof RawLine) && 'id' in message ? [(message as { id: unknown }).id] : []));
     const poll = setInterval(() => {
       const answered = stdout
         .split('\n')
@@ -55,6 +55,11 @@ export function runStdio(
     }, 10);
     child.on('exit', () => clearInterval(poll));
   });
+}
+
+/** Bytes written to stdin as they are (not a JSON message): malformed lines, huge lines, batches. */
+export class RawLine {
+  constructor(readonly text: string) {}
 }
 
 /** The messages of a short, complete conversation with the support_desk-like fixture or any agent. */

@@ -1,22 +1,23 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createMemorySessionStore, serveHttp, type MemorySessionStore, type SopHttpServer } from '../../../runtime/index.js';
-import { FIXTURE_BUNDLE } from '../../fixtures/runtime/agents.js';
-import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
-import { callTool, FIXTURE_ROOT } from '../helpers/mcp-client.js';
+import { serveHttp, type SessionService, type SopHttpServer } from '../../../runtime/index.js';
+import { callTool, fixtureService } from '../helpers/mcp-client.js';
 import { initializeBody, MCP_HEADERS, rawRequest } from '../helpers/raw-http.js';
 
+let service: SessionService;
 let server: SopHttpServer;
-let store: MemorySessionStore;
 let host: string;
 
 beforeAll(async () => {
-  store = createMemorySessionStore();
-  server = await serveHttp({ catalog: createCatalog(FIXTURE_BUNDLE), projectRoot: FIXTURE_ROOT, host: '127.0.0.1', port: 0, store });
+  service = fixtureService();
+  server = await serveHttp({ service, host: '127.0.0.1', port: 0 });
   host = `127.0.0.1:${server.port}`;
 });
-afterAll(() => server.close());
+afterAll(async () => {
+  await server.close();
+  await service.close();
+});
 
 async function httpClient(): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const transport = new StreamableHTTPClientTransport(new URL(server.url));
@@ -26,11 +27,25 @@ async function httpClient(): Promise<{ client: Client; transport: StreamableHTTP
   return { client, transport };
 }
 
-function jsonRpcError(body: string): { code: number; message: string } {
+function jsonRpcError(body: string, id: unknown = null): { code: number; message: string } {
   const parsed = JSON.parse(body) as { jsonrpc: string; id: unknown; error: { code: number; message: string } };
   expect(parsed.jsonrpc).toBe('2.0');
-  expect(parsed.id).toBeNull();
+  expect(parsed.id).toBe(id);
   return parsed.error;
+}
+
+/** A JSON-RPC call without a session, as a stateless client sends it; the answer's result, parsed from SSE. */
+async function sessionless(method: string, params: object): Promise<{ status: number; result?: Record<string, any>; error?: object }> {
+  const response = await rawRequest(server.url, {
+    headers: { ...MCP_HEADERS, host, 'mcp-protocol-version': '2025-06-18' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method, params }),
+  });
+  const data = response.body
+    .split('\n')
+    .find((line) => line.startsWith('data: '))
+    ?.slice(6);
+  const message = JSON.parse(data ?? response.body) as { result?: Record<string, any>; error?: object };
+  return { status: response.status, ...message };
 }
 
 describe('Streamable HTTP', () => {
@@ -61,15 +76,13 @@ describe('Streamable HTTP', () => {
     await b.client.close();
   });
 
-  it('ends a session on DELETE: its state is dropped and the id then answers 404', async () => {
+  it('keeps sessions in the run store, so the process holds nothing per session; DELETE ends one, then 404', async () => {
     const { client, transport } = await httpClient();
     await callTool(client, 'load_graph', { agent: 'support_desk' });
     const id = transport.sessionId as string;
-    expect(await store.get(id)).toBeDefined();
-    const sessions = server.sessionCount;
+    expect(await service.store.getSession(id)).toMatchObject({ principal: 'local', runId: expect.stringMatching(/^run_/) });
     await transport.terminateSession();
-    expect(server.sessionCount).toBe(sessions - 1);
-    expect(await store.get(id)).toBeUndefined();
+    expect(await service.store.getSession(id)).toBeUndefined();
     const after = await rawRequest(server.url, {
       headers: { ...MCP_HEADERS, host, 'mcp-session-id': id, 'mcp-protocol-version': '2025-06-18' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }),
@@ -81,11 +94,52 @@ describe('Streamable HTTP', () => {
     await client.close();
   });
 
+  it('serves clients without a session through the run_id that load_graph returns', async () => {
+    const loaded = await sessionless('tools/call', { name: 'load_graph', arguments: { agent: 'support_desk' } });
+    expect(loaded.status).toBe(200);
+    const runId = loaded.result?.structuredContent.run_id as string;
+    expect(runId).toMatch(/^run_[A-Za-z0-9_-]{22}$/);
+    const moved = await sessionless('tools/call', { name: 'goto_node', arguments: { node_id: 'START', run_id: runId } });
+    expect(moved.result?.structuredContent).toMatchObject({ valid: true, path: ['START'] });
+    const next = await sessionless('tools/call', { name: 'goto_node', arguments: { node_id: 'AUTH', run_id: runId } });
+    expect(next.result?.structuredContent.path).toEqual(['START', 'AUTH']);
+    const noRun = await sessionless('tools/call', { name: 'goto_node', arguments: { node_id: 'START' } });
+    expect(noRun.result).toMatchObject({
+      isError: true,
+      structuredContent: { error: expect.stringMatching(/^No run: call load_graph first/) },
+    });
+    const listed = await sessionless('tools/list', {});
+    expect(listed.result?.tools.map((tool: { name: string }) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+  });
+
   it('answers an unknown tool with JSON-RPC -32602 over HTTP too', async () => {
     const { client, transport } = await httpClient();
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
     await transport.terminateSession();
     await client.close();
+  });
+
+  it('refuses a batch with one -32600 error, as stdio does', async () => {
+    const response = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host },
+      body: JSON.stringify([JSON.parse(initializeBody(1)), { jsonrpc: '2.0', id: 2, method: 'tools/list' }]),
+    });
+    expect(response.status).toBe(400);
+    expect(jsonRpcError(response.body)).toEqual({
+      code: -32600,
+      message: 'Batches are not supported: send one JSON-RPC message at a time (MCP removed batching in 2025-06-18).',
+    });
+  });
+
+  it('answers malformed params with a one-line -32602 naming the field, not a zod dump', async () => {
+    const response = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host, 'mcp-protocol-version': '2025-06-18' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { arguments: {} } }),
+    });
+    expect(response.status).toBe(200);
+    const error = jsonRpcError(response.body, 9);
+    expect(error.code).toBe(-32602);
+    expect(error.message).toBe('Invalid params for tools/call: params.name: Invalid input: expected string, received undefined');
   });
 
   it('refuses a foreign Origin with 403 even when the Host is good', async () => {
@@ -129,24 +183,25 @@ describe('Streamable HTTP', () => {
     expect(jsonRpcError(response.body)).toEqual({ code: -32700, message: 'Parse error: the request body is not valid JSON' });
   });
 
-  it('answers requests outside a session, or elsewhere, with JSON-RPC errors', async () => {
-    const noSession = await rawRequest(server.url, {
-      headers: { ...MCP_HEADERS, host },
+  it('answers unknown sessions 404, GET 405 (no event stream), and other paths and methods with JSON-RPC errors', async () => {
+    const unknown = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host, 'mcp-session-id': 'not-a-session' },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
-    expect(noSession.status).toBe(400);
-    expect(jsonRpcError(noSession.body).message).toContain('initialize');
-    const unknown = await rawRequest(server.url, {
-      method: 'GET',
-      headers: { host, accept: 'text/event-stream', 'mcp-session-id': 'not-a-session' },
-    });
     expect(unknown.status).toBe(404);
-    const getWithout = await rawRequest(server.url, { method: 'GET', headers: { host, accept: 'text/event-stream' } });
-    expect(getWithout.status).toBe(400);
+    const get = await rawRequest(server.url, { method: 'GET', headers: { host, accept: 'text/event-stream' } });
+    expect(get.status).toBe(405);
+    expect(get.headers['allow']).toBe('POST, DELETE');
     const elsewhere = await rawRequest(`http://${host}/other`, { method: 'GET', headers: { host } });
     expect(elsewhere.status).toBe(404);
     expect(jsonRpcError(elsewhere.body).message).toContain('/mcp');
     const put = await rawRequest(server.url, { method: 'PUT', headers: { host } });
     expect(put.status).toBe(405);
+  });
+
+  it('refuses to serve a network address without authentication', async () => {
+    await expect(serveHttp({ service, host: '0.0.0.0', port: 0 })).rejects.toThrow(
+      /refusing to serve on 0\.0\.0\.0 without authentication/,
+    );
   });
 });

@@ -2,12 +2,11 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createMemorySessionStore } from '../../../runtime/index.js';
 import { FIXTURE_BUNDLE, SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
-import { createCatalog } from '../../../runtime/agents/agent-catalog.js';
-import { connectInMemory, FIXTURE_ROOT, type Connected } from '../helpers/mcp-client.js';
+import { type Connected, connectInMemory, FIXTURE_ROOT, fixtureService } from '../helpers/mcp-client.js';
 
 const DESK_ANSWER = {
+  run_id: expect.stringMatching(/^run_[A-Za-z0-9_-]{22}$/),
   agent: 'support_desk',
   version: '2.1',
   entry_node: 'START',
@@ -59,7 +58,7 @@ describe('load_graph', () => {
     });
   });
 
-  it('resets the path and the todos', async () => {
+  it("starts a new run each time, with an empty path and todo list, and makes it the session's current run", async () => {
     const session = await connect();
     await session.call('load_graph', { agent: 'support_desk' });
     await session.call('todo', { todos: [{ content: 'Refund', status: 'in_progress', completion_node: 'END_REFUND' }] });
@@ -83,7 +82,7 @@ describe('load_graph', () => {
     ],
     [{ sop_file: '../../../../etc/passwd' }, 'sop_file ../../../../etc/passwd is outside the project'],
     [{ sop_file: 'sops/tiny_flow.md' }, 'sops/tiny_flow.md was compiled but no longer exists'],
-  ])('refuses %o clearly and keeps the loaded agent', async (args, message) => {
+  ])('refuses %o clearly and keeps the current run', async (args, message) => {
     const session = await connect();
     await session.call('load_graph', { agent: 'support_desk' });
     await moves(session, ['START', 'AUTH']);
@@ -99,7 +98,7 @@ describe('load_graph', () => {
     try {
       cpSync(FIXTURE_ROOT, project, { recursive: true });
       writeFileSync(join(project, 'sops/support_desk.md'), 'edited\n', { flag: 'a' });
-      const session = await connect({ projectRoot: project });
+      const session = await connect({ service: fixtureService({ projectRoot: project }) });
       const refused = await session.call('load_graph', { sop_file: 'sops/support_desk.md' });
       expect(refused).toMatchObject({
         isError: true,
@@ -120,7 +119,9 @@ describe('load_graph', () => {
       sourceFile: 'sops/broken.md',
       transitions: { ...SUPPORT_DESK.transitions, entry: 'NOWHERE' },
     };
-    const session = await connect({ catalog: createCatalog({ ...FIXTURE_BUNDLE, agents: { ...FIXTURE_BUNDLE.agents, broken } }) });
+    const session = await connect({
+      service: fixtureService({ bundle: { ...FIXTURE_BUNDLE, agents: { ...FIXTURE_BUNDLE.agents, broken } } }),
+    });
     expect(await session.call('load_graph', { agent: 'broken' })).toEqual({
       isError: true,
       answer: {
@@ -136,7 +137,7 @@ describe('todo through the server', () => {
   it('needs load_graph first', async () => {
     const session = await connect();
     const refused = await session.call('todo', { todos: [] });
-    expect(refused).toMatchObject({ isError: true, answer: { error: expect.stringMatching(/^No agent loaded: call load_graph/) } });
+    expect(refused).toMatchObject({ isError: true, answer: { error: expect.stringMatching(/^No run: call load_graph first/) } });
   });
 
   it('keeps the previous list when a write is rejected', async () => {
@@ -163,7 +164,7 @@ describe('goto_node through the server', () => {
     const session = await connect();
     expect(await session.call('goto_node', { node_id: 'START' })).toMatchObject({
       isError: true,
-      answer: { error: expect.stringMatching(/^No agent loaded/) },
+      answer: { error: expect.stringMatching(/^No run: call load_graph first/) },
     });
   });
 
@@ -223,20 +224,16 @@ describe('goto_node through the server', () => {
 });
 
 describe('conversation state', () => {
-  it('is separate per server, even when they share a store', async () => {
-    const store = createMemorySessionStore();
-    const first = await connect({ store });
-    const second = await connect({ store });
+  it('is separate per session, even on one service and store', async () => {
+    const service = fixtureService();
+    const first = await connect({ service });
+    const second = await connect({ service });
     await first.call('load_graph', { agent: 'support_desk' });
     await moves(first, ['START', 'AUTH']);
     expect(await second.call('goto_node', { node_id: 'START' })).toMatchObject({ isError: true });
     await second.call('load_graph', { agent: 'tiny_flow' });
     await moves(second, ['BEGIN']);
     expect((await first.call('goto_node', { node_id: 'ROUTE' })).answer.path).toEqual(['START', 'AUTH', 'ROUTE']);
-    expect(store.size).toBe(2);
-    await first.close();
-    await second.close();
-    open = [];
-    expect(store.size).toBe(0);
+    await service.close();
   });
 });

@@ -4,7 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFixtureServer, PROJECT_ROOT } from '../helpers/fixture-process.js';
 import { callTool, FIXTURE_ROOT } from '../helpers/mcp-client.js';
-import { conversation, jsonRpcLines, runStdio } from '../helpers/stdio-process.js';
+import { conversation, jsonRpcLines, RawLine, runStdio } from '../helpers/stdio-process.js';
 
 let bundle: string;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(bundle, { force: true }));
 
-describe('stdio server process (fixture registry)', () => {
+describe('stdio server process (fixture bundle)', () => {
   it('writes nothing but JSON-RPC lines on stdout, logs to stderr only, and exits 0 when input ends', async () => {
     const run = await runStdio(
       process.execPath,
@@ -55,5 +55,38 @@ describe('stdio server process (fixture registry)', () => {
     expect((await callTool(second, 'goto_node', { node_id: 'START' })).isError).toBe(true);
     expect((await callTool(first, 'goto_node', { node_id: 'AUTH' })).answer.path).toEqual(['START', 'AUTH']);
     await Promise.all([first.close(), second.close()]);
+  });
+
+  it('answers a line that is not JSON, an oversized message, a batch and malformed params with JSON-RPC errors, and stays up', async () => {
+    const huge = `{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"todo","arguments":{"x":"${'y'.repeat(5 * 1024 * 1024)}"}}}\n`;
+    const run = await runStdio(
+      process.execPath,
+      [bundle, FIXTURE_ROOT],
+      [
+        ...conversation([]),
+        new RawLine('{"jsonrpc": "2.0", "id": 40, "method": \n'),
+        new RawLine(huge),
+        new RawLine('[{"jsonrpc":"2.0","id":41,"method":"ping"},{"jsonrpc":"2.0","id":42,"method":"ping"}]\n'),
+        new RawLine('{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"arguments":{}}}\n'),
+        new RawLine('\n'),
+        { jsonrpc: '2.0', id: 44, method: 'tools/call', params: { name: 'load_graph', arguments: { agent: 'tiny_flow' } } },
+      ],
+      { cwd: PROJECT_ROOT },
+    );
+    expect(run.exitCode).toBe(0);
+    const messages = jsonRpcLines(run.stdout);
+    const errors = messages.filter((message) => message.error !== undefined).map((message) => ({ id: message.id, ...message.error }));
+    expect(errors).toEqual([
+      { id: null, code: -32700, message: 'Parse error: the line is not JSON' },
+      { id: null, code: -32600, message: 'Message larger than 4194304 bytes: dropped. Send smaller messages.' },
+      {
+        id: null,
+        code: -32600,
+        message: 'Batches are not supported: send one JSON-RPC message at a time (MCP removed batching in 2025-06-18).',
+      },
+      { id: 43, code: -32602, message: 'Invalid params for tools/call: params.name: Invalid input: expected string, received undefined' },
+    ]);
+    expect(messages.find((message) => message.id === 44)?.result?.structuredContent).toMatchObject({ agent: 'tiny_flow' });
+    expect(run.stderr).toBe('');
   });
 });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
-import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
 import { connectInMemory } from '../helpers/mcp-client.js';
@@ -51,16 +51,16 @@ describe('random goto_node calls', () => {
   it.each([1, 2, 3, 42, 2024])('never skip AUTH (pure function, seed %i, 3000 calls)', (seed) => {
     const random = prng(seed);
     const agent = prepareAgent(SUPPORT_DESK);
-    let session: SessionState = { ...EMPTY_SESSION, agent: 'support_desk' };
+    let state: RunState = EMPTY_RUN_STATE;
     let accepted = 0;
     const accept = authTracker();
     for (let call = 0; call < 3000; call += 1) {
       // Bias towards legal moves now and then, so walks get deep enough to matter.
-      const current = session.path.at(-1);
+      const current = state.path.at(-1);
       const successors = current === undefined ? [] : (SUPPORT_DESK.edges[current] ?? []).map((edge) => edge.to);
       const pool = random() < 0.5 && successors.length > 0 ? successors : CANDIDATES;
       const target = pool[Math.floor(random() * pool.length)] ?? 'START';
-      const outcome = gotoNode(agent, session, { node_id: target });
+      const outcome = gotoNode(agent, state, { node_id: target });
       const answer = outcome.answer as { valid?: boolean; path?: readonly string[] };
       if (answer.valid === true) {
         accepted += 1;
@@ -68,28 +68,28 @@ describe('random goto_node calls', () => {
         expect(answer.path?.at(-1)).toBe(target);
         assertLegalPath(answer.path ?? []);
       } else {
-        expect(outcome.session).toBe(session);
+        expect(outcome.state).toBe(state);
       }
-      session = outcome.session;
-      assertLegalPath(session.path);
+      state = outcome.state;
+      assertLegalPath(state.path);
     }
     expect(accepted).toBeGreaterThan(300);
   });
 
   it('never skip AUTH through the MCP server either (seed 7, 400 calls)', async () => {
     const random = prng(7);
-    const session = await connectInMemory();
-    await session.call('load_graph', { agent: 'support_desk' });
+    const state = await connectInMemory();
+    await state.call('load_graph', { agent: 'support_desk' });
     const accept = authTracker();
     for (let call = 0; call < 400; call += 1) {
       const target = CANDIDATES[Math.floor(random() * CANDIDATES.length)] ?? 'START';
-      const { answer } = await session.call('goto_node', { node_id: target });
+      const { answer } = await state.call('goto_node', { node_id: target });
       if (answer.valid === true) {
         accept(target);
         expect(answer.path.at(-1)).toBe(target);
         assertLegalPath(answer.path);
       }
     }
-    await session.close();
+    await state.close();
   });
 });

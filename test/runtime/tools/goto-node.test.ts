@@ -1,22 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
-import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode, validNext } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
 
 const desk = prepareAgent(SUPPORT_DESK);
 const tiny = prepareAgent(TINY_FLOW);
-const loaded: SessionState = { ...EMPTY_SESSION, agent: 'support_desk' };
+const loaded: RunState = EMPTY_RUN_STATE;
 
-/** Plays legal moves and returns the session after them (fails the test on any refusal). */
-function walk(ids: readonly string[], from: SessionState = loaded, agent = desk): SessionState {
-  let session = from;
+/** Plays legal moves and returns the state after them (fails the test on any refusal). */
+function walk(ids: readonly string[], from: RunState = loaded, agent = desk): RunState {
+  let state = from;
   for (const id of ids) {
-    const outcome = gotoNode(agent, session, { node_id: id });
+    const outcome = gotoNode(agent, state, { node_id: id });
     expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
-    session = outcome.session;
+    state = outcome.state;
   }
-  return session;
+  return state;
 }
 
 describe('goto_node answers', () => {
@@ -29,7 +29,7 @@ describe('goto_node answers', () => {
       path: ['START'],
       valid: true,
     });
-    expect(outcome.session.path).toEqual(['START']);
+    expect(outcome.state.path).toEqual(['START']);
   });
 
   it('adds prompt, tools and examples where the node has them, and edges with conditions in source order', () => {
@@ -86,7 +86,7 @@ describe('goto_node transitions', () => {
       current_node: null,
       valid_next: ['START'],
     });
-    expect(outcome.session).toBe(loaded);
+    expect(outcome.state).toBe(loaded);
   });
 
   it('refuses an illegal move with the seed message and the valid next nodes, changing nothing', () => {
@@ -99,9 +99,9 @@ describe('goto_node transitions', () => {
       current_node: 'IS_ELIGIBLE',
       valid_next: ['DENY_REFUND', 'DO_REFUND', 'START', 'ROUTE'],
     });
-    expect(outcome.session).toBe(before);
+    expect(outcome.state).toBe(before);
     // The next legal move behaves as if the refused one never happened.
-    expect(gotoNode(desk, outcome.session, { node_id: 'DO_REFUND' }).answer).toMatchObject({
+    expect(gotoNode(desk, outcome.state, { node_id: 'DO_REFUND' }).answer).toMatchObject({
       path: ['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND'],
     });
   });
@@ -115,7 +115,7 @@ describe('goto_node transitions', () => {
       current_node: 'START',
       valid_next: ['AUTH', 'START'],
     });
-    expect(outcome.session).toBe(atStart);
+    expect(outcome.state).toBe(atStart);
   });
 
   it('re-enters a hub on the path for the next intent, rewinding the path to it', () => {
@@ -123,7 +123,7 @@ describe('goto_node transitions', () => {
     expect(validNext(desk, done)).toEqual(['START', 'ROUTE']);
     const outcome = gotoNode(desk, done, { node_id: 'ROUTE' });
     expect(outcome.answer).toMatchObject({ valid: true, node: { id: 'ROUTE' }, path: ['START', 'AUTH', 'ROUTE'] });
-    expect(outcome.session.path).toEqual(['START', 'AUTH', 'ROUTE']);
+    expect(outcome.state.path).toEqual(['START', 'AUTH', 'ROUTE']);
   });
 
   it('closes the hubs again when the entry node resets the path', () => {
@@ -154,51 +154,42 @@ describe('goto_node transitions', () => {
 
   it('rewinds on any loop back along an edge, not only to hubs', () => {
     const retry = withEdge('DO_ADDR', 'COLLECT_ADDR', 'retry');
-    const session = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'COLLECT_ADDR'], loaded, retry);
-    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR']);
+    const state = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'COLLECT_ADDR'], loaded, retry);
+    expect(state.path).toEqual(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR']);
   });
 
   it('opens exactly the hubs on the path: one left behind by a rewind is closed again', () => {
     const reverify = withEdge('CHK_REFUND', 'AUTH', 're-verify');
-    const session = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'AUTH', 'ESCALATE'], loaded, reverify);
-    expect(session.path).toEqual(['START', 'AUTH', 'ESCALATE']);
-    expect(gotoNode(reverify, session, { node_id: 'ROUTE' }).answer).toMatchObject({ valid: false, valid_next: ['START'] });
+    const state = walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'AUTH', 'ESCALATE'], loaded, reverify);
+    expect(state.path).toEqual(['START', 'AUTH', 'ESCALATE']);
+    expect(gotoNode(reverify, state, { node_id: 'ROUTE' }).answer).toMatchObject({ valid: false, valid_next: ['START'] });
   });
 
-  it('answers a move to the current hub with the same path and leaves the session as it was', () => {
+  it('answers a move to the current hub with the same path and leaves the state as it was', () => {
     const atRoute = walk(['START', 'AUTH', 'ROUTE']);
     const outcome = gotoNode(desk, atRoute, { node_id: 'ROUTE' });
     expect(outcome.answer).toMatchObject({ valid: true, path: ['START', 'AUTH', 'ROUTE'] });
-    expect(outcome.session).toBe(atRoute);
+    expect(outcome.state).toBe(atRoute);
   });
 
   it('keeps the path bounded by the node count however long the agent loops', () => {
-    let session = walk(['START', 'AUTH', 'ROUTE']);
+    let state = walk(['START', 'AUTH', 'ROUTE']);
     for (let i = 0; i < 500; i += 1)
-      session = walk(['COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'], session);
-    expect(session.path).toEqual(['START', 'AUTH', 'ROUTE']);
-    expect(gotoNode(desk, session, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
+      state = walk(['COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'], state);
+    expect(state.path).toEqual(['START', 'AUTH', 'ROUTE']);
+    expect(gotoNode(desk, state, { node_id: 'DO_ADDR' }).answer).toMatchObject({ valid: false, current_node: 'ROUTE' });
   });
 
   it('uses the agent entry node, whatever its name, and works without hubs', () => {
-    const session = { ...EMPTY_SESSION, agent: 'tiny_flow' };
-    expect(gotoNode(tiny, session, { node_id: 'START' }).isError).toBe(true);
-    const done = walk(['BEGIN', 'DONE'], session, tiny);
+    const state = EMPTY_RUN_STATE;
+    expect(gotoNode(tiny, state, { node_id: 'START' }).isError).toBe(true);
+    const done = walk(['BEGIN', 'DONE'], state, tiny);
     expect(done.path).toEqual(['BEGIN', 'DONE']);
     expect(validNext(tiny, done)).toEqual(['BEGIN']);
   });
 });
 
 describe('goto_node errors', () => {
-  it('is an error before load_graph', () => {
-    const outcome = gotoNode(undefined, EMPTY_SESSION, { node_id: 'START' });
-    expect(outcome.isError).toBe(true);
-    expect(outcome.answer).toEqual({
-      error: 'No agent loaded: call load_graph (with agent or sop_file) before goto_node; it selects the flowchart to move in.',
-    });
-    expect(outcome.session).toBe(EMPTY_SESSION);
-  });
-
   it('answers an unknown id with "Node not found" and the valid nodes, changing nothing', () => {
     const before = walk(['START', 'AUTH']);
     const outcome = gotoNode(desk, before, { node_id: 'NOPE' });
@@ -208,7 +199,7 @@ describe('goto_node errors', () => {
       error: `Node not found: NOPE. Valid nodes: [${SUPPORT_DESK.nodeIds.join(', ')}]`,
       valid_nodes: SUPPORT_DESK.nodeIds,
     });
-    expect(outcome.session).toBe(before);
+    expect(outcome.state).toBe(before);
   });
 
   it('suggests the node an id differs from only in case', () => {
@@ -223,8 +214,8 @@ describe('goto_node errors', () => {
 });
 
 describe('todo reminders', () => {
-  const withTodos = (session: SessionState): SessionState => ({
-    ...session,
+  const withTodos = (state: RunState): RunState => ({
+    ...state,
     todos: [
       { content: 'Change address', status: 'in_progress', completion_node: 'END_ADDR' },
       { content: 'Refund', status: 'pending', completion_node: 'END_REFUND' },
@@ -232,8 +223,8 @@ describe('todo reminders', () => {
   });
 
   it('adds todo_reminder on a terminal node some todo names', () => {
-    const session = withTodos(walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR']));
-    expect(gotoNode(desk, session, { node_id: 'END_ADDR' }).answer).toEqual({
+    const state = withTodos(walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR']));
+    expect(gotoNode(desk, state, { node_id: 'END_ADDR' }).answer).toEqual({
       node: { id: 'END_ADDR', type: 'stadium', description: 'Address updated' },
       edges: [],
       path: ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR', 'END_ADDR'],
@@ -243,13 +234,13 @@ describe('todo reminders', () => {
   });
 
   it('adds none on a terminal node no todo names', () => {
-    const session = withTodos(walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']));
-    expect(gotoNode(desk, session, { node_id: 'DENY_REFUND' }).answer).not.toHaveProperty('todo_reminder');
+    const state = withTodos(walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']));
+    expect(gotoNode(desk, state, { node_id: 'DENY_REFUND' }).answer).not.toHaveProperty('todo_reminder');
   });
 });
 
 describe('prepared answers', () => {
-  it('are shared and frozen, so no session can alter another one', () => {
+  it('are shared and frozen, so no state can alter another one', () => {
     const first = gotoNode(desk, walk(['START']), { node_id: 'AUTH' }).answer as { node: object; edges: object };
     const second = gotoNode(desk, walk(['START']), { node_id: 'AUTH' }).answer as { node: object; edges: object };
     expect(first.node).toBe(second.node);

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { prepareAgent, type PreparedAgent } from '../../../runtime/agents/prepared-agent.js';
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
-import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
 
@@ -28,22 +28,22 @@ function routes(sop: CompiledSop): Map<string, string[]> {
   return found;
 }
 
-/** Moves along `ids`, checking every answer's text; returns the session after them. */
-function play(agent: PreparedAgent, session: SessionState, ids: readonly string[]): SessionState {
+/** Moves along `ids`, checking every answer's text; returns the state after them. */
+function play(agent: PreparedAgent, state: RunState, ids: readonly string[]): RunState {
   for (const id of ids) {
-    const outcome = gotoNode(agent, session, { node_id: id });
+    const outcome = gotoNode(agent, state, { node_id: id });
     expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
     expect(outcome.text, `text of ${agent.name} ${id}`).toBe(JSON.stringify(outcome.answer));
-    session = outcome.session;
+    state = outcome.state;
   }
-  return session;
+  return state;
 }
 
 function checkEveryNode(sop: CompiledSop): number {
   const agent = prepareAgent(sop);
   const todos = sop.terminalNodes.map((node) => ({ content: `reach ${node}`, status: 'pending' as const, completion_node: node }));
-  const plain: SessionState = { ...EMPTY_SESSION, agent: agent.name };
-  const reminded: SessionState = { ...plain, todos };
+  const plain: RunState = EMPTY_RUN_STATE;
+  const reminded: RunState = { ...plain, todos };
   const byNode = routes(sop);
   for (const [node, route] of byNode) {
     play(agent, plain, route);

@@ -1,28 +1,28 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
-import { EMPTY_SESSION } from '../../../runtime/session/session-state.js';
+import { EMPTY_RUN_STATE } from '../../../runtime/store/run-store.js';
 import { loadGraph } from '../../../runtime/tools/load-graph.js';
 import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';
 
 describe('load_graph answers', () => {
-  it('are made once per agent: one frozen answer, its JSON text, and one fresh session, shared by every conversation', () => {
+  it('describe the agent once per prepared agent, and put each run id in front of it', () => {
     const agent = prepareAgent(SUPPORT_DESK);
-    const first = loadGraph(agent, EMPTY_SESSION, { agent: 'support_desk' });
-    const second = loadGraph(agent, { ...EMPTY_SESSION, agent: 'tiny_flow', path: ['BEGIN'] }, { sop_file: 'sops/support_desk.md' });
-    expect(second.answer).toBe(first.answer);
-    expect(second.session).toBe(first.session);
-    expect(first.session).toEqual({ ...EMPTY_SESSION, agent: 'support_desk' });
+    const first = loadGraph(agent, 'run_a');
+    const second = loadGraph(agent, 'run_b');
+    expect(first.answer).toMatchObject({ run_id: 'run_a', agent: 'support_desk', entry_node: 'START' });
+    expect(second.answer).toMatchObject({ run_id: 'run_b', agent: 'support_desk' });
     expect(first.text).toBe(JSON.stringify(first.answer));
-    expect(Object.isFrozen(first.answer)).toBe(true);
-    expect(Object.isFrozen((first.answer as { graph: object }).graph)).toBe(true);
-    expect(Object.isFrozen(first.session)).toBe(true);
+    expect(second.text).toBe(JSON.stringify(second.answer));
+    expect(first.state).toBe(EMPTY_RUN_STATE);
+    expect(Object.isFrozen(agent.description.answer)).toBe(true);
+    expect(Object.isFrozen((agent.description.answer as { graph: object }).graph)).toBe(true);
   });
 
-  it('never freeze the compiled module they copy from', () => {
+  it('never freeze the compiled data they copy from', () => {
     const model = { name: 'm', extra: { nested: true } };
     const server = { name: 's', args: ['a'] };
     const sop = { ...TINY_FLOW, meta: { ...TINY_FLOW.meta, model, mcpServers: [server] } };
-    const { answer } = loadGraph(prepareAgent(sop), EMPTY_SESSION, { agent: 'tiny_flow' });
+    const { answer } = loadGraph(prepareAgent(sop), 'run_x');
     expect(answer).toMatchObject({ model: { extra: { nested: true } }, mcp_servers: [{ name: 's', args: ['a'] }] });
     for (const part of [sop.meta, model, model.extra, server, server.args, sop.meta.mcpServers]) expect(Object.isFrozen(part)).toBe(false);
   });

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
-import { EMPTY_SESSION, type SessionState } from '../../../runtime/session/session-state.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { todoInput, writeTodos } from '../../../runtime/tools/todo.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
 
 const desk = prepareAgent(SUPPORT_DESK);
-const loaded: SessionState = { ...EMPTY_SESSION, agent: 'support_desk', path: ['START'] };
+const loaded: RunState = { ...EMPTY_RUN_STATE, path: ['START'] };
 
 describe('todo', () => {
   it('stores the full list and answers it with a count per status', () => {
@@ -25,18 +25,18 @@ describe('todo', () => {
       ],
       summary: { pending: 1, in_progress: 1, completed: 1 },
     });
-    expect(outcome.session).toEqual({ ...loaded, todos: (outcome.answer as { todos: unknown }).todos });
+    expect(outcome.state).toEqual({ ...loaded, todos: (outcome.answer as { todos: unknown }).todos });
   });
 
   it('clears the list with an empty one', () => {
-    const withOne = writeTodos(desk, loaded, { todos: [{ content: 'x', status: 'pending' }] }).session;
+    const withOne = writeTodos(desk, loaded, { todos: [{ content: 'x', status: 'pending' }] }).state;
     const outcome = writeTodos(desk, withOne, { todos: [] });
     expect(outcome.answer).toEqual({ todos: [], summary: { pending: 0, in_progress: 0, completed: 0 } });
-    expect(outcome.session.todos).toEqual([]);
+    expect(outcome.state.todos).toEqual([]);
   });
 
   it('refuses a completion_node that is not a terminal node, listing them, and keeps the previous list', () => {
-    const before = writeTodos(desk, loaded, { todos: [{ content: 'keep me', status: 'pending' }] }).session;
+    const before = writeTodos(desk, loaded, { todos: [{ content: 'keep me', status: 'pending' }] }).state;
     const outcome = writeTodos(desk, before, {
       todos: [
         { content: 'a', status: 'pending', completion_node: 'END_ADDR' },
@@ -51,17 +51,7 @@ describe('todo', () => {
         'Terminal nodes: [ESCALATE, DENY_REFUND, END_REFUND, END_ADDR]',
       terminal_nodes: ['ESCALATE', 'DENY_REFUND', 'END_REFUND', 'END_ADDR'],
     });
-    expect(outcome.session).toBe(before);
-  });
-
-  it('needs a loaded agent', () => {
-    const outcome = writeTodos(undefined, EMPTY_SESSION, { todos: [] });
-    expect(outcome.isError).toBe(true);
-    expect(outcome.answer).toEqual({
-      error:
-        "No agent loaded: call load_graph (with agent or sop_file) before todo; completion_node is checked against the agent's terminal nodes, and load_graph resets the list.",
-    });
-    expect(outcome.session).toBe(EMPTY_SESSION);
+    expect(outcome.state).toBe(before);
   });
 });
 

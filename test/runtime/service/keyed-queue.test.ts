@@ -1,7 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKeyedQueue } from '../../../runtime/session/keyed-queue.js';
-import { createMemorySessionStore } from '../../../runtime/session/memory-session-store.js';
-import { EMPTY_SESSION } from '../../../runtime/session/session-state.js';
+import { createKeyedQueue } from '../../../runtime/service/keyed-queue.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -42,18 +40,5 @@ describe('keyed queue', () => {
     const queued = [queue.run('a', throwing), queue.run('a', async () => 'next')];
     await expect(queued[0]).rejects.toThrow('sync boom');
     await expect(queued[1]).resolves.toBe('next');
-  });
-});
-
-describe('memory session store', () => {
-  it('keeps, replaces and forgets states by id', async () => {
-    const store = createMemorySessionStore();
-    expect(await store.get('x')).toBeUndefined();
-    await store.set('x', EMPTY_SESSION);
-    await store.set('y', { ...EMPTY_SESSION, agent: 'a' });
-    expect(await store.get('y')).toMatchObject({ agent: 'a' });
-    expect(store.size).toBe(2);
-    await store.delete('y');
-    expect(store.size).toBe(1);
   });
 });

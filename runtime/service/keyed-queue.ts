@@ -1,7 +1,9 @@
 /**
- * Runs asynchronous tasks one at a time per key. A tool call reads a conversation's state, computes, and
- * writes it back; two calls of the same conversation in flight at once (a client may pipeline requests)
- * must not interleave those steps and lose an update. Different keys never wait for each other.
+ * Runs asynchronous tasks one at a time per key (a run). A tool call reads a run, computes, and commits; two
+ * calls of the same run in flight at once in this process (a client may pipeline requests) would otherwise
+ * both read one version and one of them would have to retry its compare-and-set. Serialising them here keeps
+ * conflicts for what only the store can see: another instance moving the same run. Different keys never wait
+ * for each other.
  *
  * This sits on every tool call, so it allocates little: a task of an idle key starts at once, and each task
  * adds one settled-either-way promise, which also drops the key once nothing is queued behind it (so idle

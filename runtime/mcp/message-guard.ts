@@ -1,0 +1,120 @@
+/**
+ * Protocol hygiene, the same on every transport. Incoming values are screened before the SDK sees them:
+ *   - a batch (a JSON array) is refused with one -32600 error: MCP 2025-06-18 removed batching, and the SDK
+ *     would accept it on HTTP while its stdio transport drops it; here both refuse it alike;
+ *   - anything that is not a JSON-RPC 2.0 message is -32600;
+ *   - a request to a method we serve whose params do not fit the method is -32602, naming the field (the SDK
+ *     would answer -32603 with a raw zod dump).
+ * Outgoing errors are made one line (`guardTransport`): an internal error answers a short reason, the detail
+ * goes to the log. Parse errors (-32700) are the transports' business: only they see the raw bytes.
+ */
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import {
+  CallToolRequestSchema,
+  ErrorCode,
+  GetPromptRequestSchema,
+  InitializeRequestSchema,
+  type JSONRPCMessage,
+  JSONRPCMessageSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  PingRequestSchema,
+  ReadResourceRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
+import type { Logger } from '../service/logger.js';
+import { describeIssues } from './json-schema.js';
+
+/** A JSON-RPC error the transport writes itself (`id` null when the message had none it could read). */
+export interface ErrorReply {
+  readonly jsonrpc: '2.0';
+  readonly id: string | number | null;
+  readonly error: { readonly code: number; readonly message: string };
+}
+
+export type Screened = { readonly ok: true; readonly message: JSONRPCMessage } | { readonly ok: false; readonly response: ErrorReply };
+
+const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
+  [
+    InitializeRequestSchema,
+    PingRequestSchema,
+    ListToolsRequestSchema,
+    CallToolRequestSchema,
+    ListPromptsRequestSchema,
+    GetPromptRequestSchema,
+    ListResourcesRequestSchema,
+    ListResourceTemplatesRequestSchema,
+    ReadResourceRequestSchema,
+  ].map((schema) => [schema.shape.method.value, schema] as const),
+);
+
+const MAX_ERROR_MESSAGE = 500;
+
+export function screenIncoming(value: unknown): Screened {
+  if (Array.isArray(value)) {
+    return refuse(
+      null,
+      ErrorCode.InvalidRequest,
+      'Batches are not supported: send one JSON-RPC message at a time (MCP removed batching in 2025-06-18).',
+    );
+  }
+  const id = idOf(value);
+  const envelope = JSONRPCMessageSchema.safeParse(value);
+  if (!envelope.success) {
+    return refuse(id, ErrorCode.InvalidRequest, `Invalid request: not a JSON-RPC 2.0 message (${describeIssues(envelope.error.issues)})`);
+  }
+  const message = envelope.data;
+  if ('method' in message && 'id' in message) {
+    const schema = REQUEST_SCHEMAS.get(message.method);
+    const checked = schema?.safeParse(message);
+    if (checked !== undefined && !checked.success) {
+      return refuse(message.id, ErrorCode.InvalidParams, `Invalid params for ${message.method}: ${describeIssues(checked.error.issues)}`);
+    }
+  }
+  return { ok: true, message };
+}
+
+/** The JSON-RPC error a transport answers for bytes that are not JSON. */
+export function parseError(detail: string): ErrorReply {
+  return { jsonrpc: '2.0', id: null, error: { code: ErrorCode.ParseError, message: `Parse error: ${detail}` } };
+}
+
+/** `inner` with every outgoing error made one line; internal errors logged in full and answered briefly. */
+export function guardTransport(inner: Transport, logger: Logger): Transport {
+  const guarded: Transport = {
+    start: () => inner.start(),
+    close: () => inner.close(),
+    send: (message, options) => inner.send(oneLineErrors(message, logger), options),
+    get sessionId() {
+      return inner.sessionId;
+    },
+    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
+  };
+  inner.onmessage = (message, extra) => guarded.onmessage?.(message, extra);
+  inner.onclose = () => guarded.onclose?.();
+  inner.onerror = (error) => guarded.onerror?.(error);
+  return guarded;
+}
+
+function oneLineErrors(message: JSONRPCMessage, logger: Logger): JSONRPCMessage {
+  if (!('error' in message)) return message;
+  const { code, message: text } = message.error;
+  const firstLine = text.split('\n', 1)[0] ?? '';
+  if (code === ErrorCode.InternalError) {
+    logger.error(`internal error answered to request ${String(message.id)}: ${text}`);
+    return { ...message, error: { code, message: `Internal error: ${firstLine.slice(0, 200)}` } };
+  }
+  if (firstLine === text && text.length <= MAX_ERROR_MESSAGE) return message;
+  return { ...message, error: { ...message.error, message: firstLine.slice(0, MAX_ERROR_MESSAGE) } };
+}
+
+function refuse(id: string | number | null, code: number, message: string): Screened {
+  return { ok: false, response: { jsonrpc: '2.0', id, error: { code, message } } };
+}
+
+function idOf(value: unknown): string | number | null {
+  const id = typeof value === 'object' && value !== null ? (value as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}

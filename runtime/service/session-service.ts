@@ -1,0 +1,388 @@
+/**
+ * The session service: one per process, created once, shared by every transport (stdio and HTTP are thin
+ * adapters over it). It owns the agents, the run store, the clock, the logger and the limits; nothing about a
+ * conversation lives in a transport or in module state.
+ *
+ * A tool call, in order:
+ *   1. find the tool (an unknown name is a JSON-RPC error, -32602), validate the arguments;
+ *   2. `load_graph` starts a run: pick the agent, keep its version in the store, create the run with its first
+ *      audit entry, make it the session's current run, answer with its `run_id`;
+ *   3. any other tool acts on a run: the `run_id` it names, else the session's current run. One call at a time
+ *      per run in this process (`keyed-queue.ts`); read the run (this process's copy when it has one), check
+ *      its owner, find the SOP version it is pinned to, run the pure tool function, and commit the next state
+ *      with the call's audit entry if the run is still at the version read (compare-and-set). Another instance
+ *      may have moved the run meanwhile: then read it again and decide again, a few times at most. The answer is
+ *      returned only after the commit succeeded, so a crash never loses a call that was answered.
+ *
+ * A run someone else owns answers exactly like an unknown run. Runs idle longer than `runIdleMs` expire (a
+ * sweep deletes them); a process keeps at most `runCacheSize` runs in memory, so idle runs live in the store.
+ */
+import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { AgentCatalog } from '../agents/agent-catalog.js';
+import type { AgentSource } from '../agents/agent-source.js';
+import type { PreparedAgent } from '../agents/prepared-agent.js';
+import { selectAgent } from '../agents/select-agent.js';
+import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
+import { type AuditEntry, EMPTY_RUN_STATE, type RunStore, type StoredRun } from '../store/run-store.js';
+import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
+import { LOAD_GRAPH_TOOL, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
+import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
+import { newRunId, newSessionId } from './ids.js';
+import { createKeyedQueue } from './keyed-queue.js';
+import { type Logger, stderrLogger } from './logger.js';
+import { createLruMap } from './lru-map.js';
+
+export interface Clock {
+  now(): number;
+}
+
+/** Who makes a call, and in which session. */
+export interface Caller {
+  /** The authenticated principal; `local` over stdio and on unauthenticated loopback HTTP. */
+  readonly principal: string;
+  /** The session whose current run is implied when a call names no `run_id` (stdio, `Mcp-Session-Id`). */
+  readonly sessionId?: string | undefined;
+}
+
+export interface ServiceLimits {
+  /** A run idle this long expires (default 24 h). */
+  readonly runIdleMs: number;
+  /** Sessions this process keeps open at most (default 10,000); `initialize` beyond it is refused. */
+  readonly maxLiveSessions: number;
+  /** Compare-and-set attempts per call before the call is answered "try again" (default 5). */
+  readonly commitAttempts: number;
+  /** Runs this process keeps in memory (default 1,024); the rest are read from the store when used. */
+  readonly runCacheSize: number;
+}
+
+export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
+  runIdleMs: 24 * 60 * 60 * 1000,
+  maxLiveSessions: 10_000,
+  commitAttempts: 5,
+  runCacheSize: 1024,
+});
+
+export interface SessionServiceOptions {
+  readonly agents: AgentSource;
+  readonly store: RunStore;
+  /** The app root: `load_graph`'s `sop_file` resolves against it. */
+  readonly projectRoot: string;
+  readonly clock?: Clock;
+  readonly logger?: Logger;
+  readonly limits?: Partial<ServiceLimits>;
+}
+
+export type SessionOpening = { readonly ok: true; readonly sessionId: string } | { readonly ok: false; readonly error: string };
+
+export interface SessionService {
+  readonly store: RunStore;
+  readonly logger: Logger;
+  readonly limits: ServiceLimits;
+  /** The `tools/list` answer. */
+  readonly tools: readonly Tool[];
+  /** The agents new runs start on. */
+  catalog(): AgentCatalog;
+  /** What the server tells a client at `initialize`. */
+  instructions(): string;
+  /** Answers one `tools/call`. Throws `McpError` only for an unknown tool name; every other problem is an answer. */
+  callTool(name: string, args: unknown, caller: Caller): Promise<CallToolResult>;
+  openSession(principal: string): Promise<SessionOpening>;
+  /** Whether the session exists and belongs to `principal`. */
+  hasSession(sessionId: string, principal: string): Promise<boolean>;
+  closeSession(sessionId: string, principal: string): Promise<boolean>;
+  /** Deletes expired runs now (a timer does it periodically); returns how many. */
+  sweep(): Promise<number>;
+  /** Stops the sweep timer and the bundle watcher. The store belongs to whoever opened it. */
+  close(): Promise<void>;
+}
+
+export function createSessionService(options: SessionServiceOptions): SessionService {
+  const { agents, store, projectRoot } = options;
+  const clock = options.clock ?? { now: () => Date.now() };
+  const logger = options.logger ?? stderrLogger();
+  const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
+  const runTools = new Map(RUN_TOOLS.map((tool) => [tool.name, tool]));
+  const toolNames = [LOAD_GRAPH_TOOL.name, ...runTools.keys()];
+  const tools = [LOAD_GRAPH_TOOL, ...RUN_TOOLS].map(listed);
+  const queue = createKeyedQueue();
+  const runs = createLruMap<string, StoredRun>(limits.runCacheSize);
+  /** Sessions this process opened or served, by last use: the live-session cap counts them. */
+  const liveSessions = new Map<string, number>();
+
+  const idleBefore = (): number => clock.now() - limits.runIdleMs;
+
+  const sweep = async (): Promise<number> => {
+    const cutoff = idleBefore();
+    for (const [sessionId, lastUsed] of liveSessions) if (lastUsed < cutoff) liveSessions.delete(sessionId);
+    return store.expire(cutoff);
+  };
+  const sweepTimer = setInterval(
+    () => {
+      sweep().then(
+        (expired) => expired > 0 && logger.info(`expired ${expired} idle run(s)`),
+        (error: unknown) => logger.error('expiring idle runs failed', error),
+      );
+    },
+    Math.min(Math.max(limits.runIdleMs / 4, 1_000), 60_000),
+  );
+  sweepTimer.unref();
+
+  async function startRun(args: unknown, caller: Caller, started: number): Promise<CallToolResult> {
+    const parsed = loadGraphInput.safeParse(args ?? {});
+    if (!parsed.success) return answerOf(invalidArguments(LOAD_GRAPH_TOOL, parsed.error.issues));
+    const selected = await selectAgent(agents.current(), projectRoot, parsed.data);
+    if (!selected.ok) return answerOf(fail(EMPTY_RUN_STATE, { error: selected.error }));
+    let agent: PreparedAgent;
+    try {
+      agent = agents.prepare(selected.sop);
+    } catch (error) {
+      return answerOf(fail(EMPTY_RUN_STATE, { error: `Could not load the compiled agent ${selected.sop.meta.agent}: ${reason(error)}` }));
+    }
+    const runId = newRunId();
+    const outcome = loadGraph(agent, runId);
+    try {
+      await agents.keep(selected.sop);
+      const now = clock.now();
+      const run = await store.create(
+        {
+          runId,
+          principal: caller.principal,
+          agent: agent.name,
+          sourceHash: selected.sop.sourceHash,
+          state: outcome.state,
+          createdAt: now,
+          updatedAt: now,
+        },
+        { tool: LOAD_GRAPH_TOOL.name, input: args, outcome: 'ok', from: null, to: null, at: started, durationMs: now - started },
+      );
+      runs.set(runId, run);
+      if (caller.sessionId !== undefined) await store.setSessionRun(caller.sessionId, runId, now);
+    } catch (error) {
+      return storeFailure(LOAD_GRAPH_TOOL.name, error);
+    }
+    return answerOf(outcome);
+  }
+
+  async function callOnRun(tool: RunTool<{ run_id?: string | undefined }>, args: unknown, caller: Caller, started: number) {
+    const parsed = tool.inputSchema.safeParse(args ?? {});
+    const named = parsed.success ? parsed.data.run_id : runIdIn(args);
+    let runId = named;
+    if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    if (runId === undefined) {
+      if (!parsed.success) return answerOf(invalidArguments(tool, parsed.error.issues));
+      return answerOf(
+        fail(EMPTY_RUN_STATE, {
+          error: `No run: call load_graph first (with agent or sop_file); it starts a run and returns its run_id, which ${tool.name} takes as run_id.`,
+        }),
+      );
+    }
+    const id = runId;
+    // Within a session the call already holds the session's turn; runs named without one are queued by run.
+    return caller.sessionId === undefined
+      ? queue.run(id, () => decideAndCommit(tool, parsed, args, id, caller, started))
+      : decideAndCommit(tool, parsed, args, id, caller, started);
+  }
+
+  async function decideAndCommit(
+    tool: RunTool<{ run_id?: string | undefined }>,
+    parsed: ReturnType<RunTool<{ run_id?: string | undefined }>['inputSchema']['safeParse']>,
+    args: unknown,
+    runId: string,
+    caller: Caller,
+    started: number,
+  ): Promise<CallToolResult> {
+    for (let attempt = 0; attempt < limits.commitAttempts; attempt += 1) {
+      let run: StoredRun | { readonly error: string };
+      try {
+        run = await readRun(runId, caller, attempt > 0);
+      } catch (error) {
+        return storeFailure(tool.name, error);
+      }
+      if ('error' in run) return answerOf(fail(EMPTY_RUN_STATE, { error: run.error }));
+      const pinned = await agents.pinned(run.agent, run.sourceHash);
+      let outcome: ToolOutcome<object>;
+      if (!pinned.ok) outcome = fail(run.state, { error: pinned.error });
+      else if (!parsed.success) outcome = invalidArguments(tool, parsed.error.issues, run.state);
+      else {
+        try {
+          outcome = tool.run(pinned.agent, run.state, parsed.data);
+        } catch (error) {
+          logger.error(`internal error in ${tool.name}`, error);
+          outcome = fail(run.state, { error: `Internal error in ${tool.name}: ${reason(error)}. The run is unchanged.` });
+        }
+      }
+      const now = clock.now();
+      const audit: Omit<AuditEntry, 'seq'> = {
+        tool: tool.name,
+        input: args,
+        outcome: outcome.outcome,
+        from: run.state.path.at(-1) ?? null,
+        to: outcome.state.path.at(-1) ?? null,
+        ...(outcome.outcome === 'ok' ? {} : { error: errorOf(outcome.answer) }),
+        at: started,
+        durationMs: now - started,
+      };
+      let committed: Awaited<ReturnType<RunStore['commit']>>;
+      try {
+        committed = await store.commit(runId, run.version, outcome.state, audit, now);
+      } catch (error) {
+        runs.delete(runId);
+        return storeFailure(tool.name, error);
+      }
+      if (committed.ok) {
+        runs.set(runId, committed.run);
+        return answerOf(outcome);
+      }
+      runs.delete(runId);
+      if (committed.reason === 'missing') return answerOf(fail(EMPTY_RUN_STATE, { error: unknownRun(runId) }));
+    }
+    return answerOf(
+      fail(EMPTY_RUN_STATE, {
+        error: `Run ${runId} kept changing while this call was decided (${limits.commitAttempts} attempts): another client is using it at the same time. Nothing was applied; call ${tool.name} again.`,
+      }),
+    );
+  }
+
+  /** The run, from this process's copy unless `fresh`; any problem as the error message the caller gets. */
+  async function readRun(runId: string, caller: Caller, fresh: boolean): Promise<StoredRun | { readonly error: string }> {
+    const cutoff = idleBefore();
+    const cached = fresh ? undefined : runs.get(runId);
+    let run: StoredRun;
+    if (cached !== undefined && cached.updatedAt >= cutoff) run = cached;
+    else {
+      const read = await store.read(runId, cutoff);
+      if (read.status === 'unknown') return { error: unknownRun(runId) };
+      if (read.status === 'expired') {
+        runs.delete(runId);
+        return { error: `Run ${runId} expired: it was idle for more than ${duration(limits.runIdleMs)}. Start a new run with load_graph.` };
+      }
+      run = read.run;
+      runs.set(runId, run);
+    }
+    if (run.principal !== caller.principal) return { error: unknownRun(runId) };
+    return run;
+  }
+
+  function storeFailure(tool: string, error: unknown): CallToolResult {
+    logger.error(`the run store failed during ${tool}`, error);
+    return answerOf(
+      fail(EMPTY_RUN_STATE, { error: `The run store is unavailable (${reason(error)}); ${tool} was not applied. Try again.` }),
+    );
+  }
+
+  return {
+    store,
+    logger,
+    limits,
+    tools,
+    catalog: () => agents.current(),
+    instructions() {
+      const names = agents
+        .current()
+        .entries.map((sop) => sop.meta.agent)
+        .join(', ');
+      return (
+        `Serves compiled SOP agents (${names || 'none: run `npx sop build`'}). Call load_graph once with the agent: it starts a run ` +
+        'and returns its run_id. Write the plan with todo, then move through the flowchart with goto_node, starting at the entry ' +
+        'node and following the returned edges. Without a session, pass run_id to every call.'
+      );
+    },
+    async callTool(name, args, caller) {
+      const tool = name === LOAD_GRAPH_TOOL.name ? undefined : runTools.get(name);
+      if (name !== LOAD_GRAPH_TOOL.name && tool === undefined) {
+        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
+      }
+      const call = (): Promise<CallToolResult> => {
+        const started = clock.now();
+        return tool === undefined ? startRun(args, caller, started) : callOnRun(tool, args, caller, started);
+      };
+      if (caller.sessionId === undefined) return call();
+      // A session's calls apply in the order they came (a client may pipeline load_graph and the moves after it).
+      liveSessions.set(caller.sessionId, clock.now());
+      return queue.run(caller.sessionId, call);
+    },
+    async openSession(principal) {
+      if (liveSessions.size >= limits.maxLiveSessions) await sweep();
+      if (liveSessions.size >= limits.maxLiveSessions) {
+        return {
+          ok: false,
+          error: `This server holds ${limits.maxLiveSessions} live sessions, its limit: end finished sessions (HTTP DELETE) or try again later.`,
+        };
+      }
+      const sessionId = newSessionId();
+      const now = clock.now();
+      await store.openSession({ sessionId, principal, runId: null, createdAt: now, updatedAt: now });
+      liveSessions.set(sessionId, now);
+      return { ok: true, sessionId };
+    },
+    async hasSession(sessionId, principal) {
+      const session = await store.getSession(sessionId);
+      return session !== undefined && session.principal === principal;
+    },
+    async closeSession(sessionId, principal) {
+      const session = await store.getSession(sessionId);
+      if (session === undefined || session.principal !== principal) return false;
+      await store.closeSession(sessionId);
+      liveSessions.delete(sessionId);
+      return true;
+    },
+    sweep,
+    async close() {
+      clearInterval(sweepTimer);
+      agents.close();
+    },
+  };
+}
+
+function listed(tool: ToolDefinition): Tool {
+  return {
+    name: tool.name,
+    title: tool.title,
+    description: tool.description,
+    inputSchema: toolJsonSchema(tool.inputSchema, 'input'),
+    outputSchema: toolJsonSchema(tool.outputSchema, 'output'),
+  };
+}
+
+function answerOf(outcome: ToolOutcome<object>): CallToolResult {
+  const structuredContent = outcome.answer as Record<string, unknown>;
+  const text = outcome.text ?? JSON.stringify(structuredContent);
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent };
+  if (outcome.isError) result.isError = true;
+  return result;
+}
+
+function invalidArguments(
+  tool: ToolDefinition,
+  issues: Parameters<typeof describeIssues>[0],
+  state = EMPTY_RUN_STATE,
+): ToolOutcome<object> {
+  return fail(state, { error: `Invalid arguments for ${tool.name}: ${describeIssues(issues)}` });
+}
+
+function unknownRun(runId: string): string {
+  return `Unknown run: ${runId}. Start one with load_graph; it returns the run_id to pass.`;
+}
+
+/** `run_id` of arguments that failed validation for another reason, so the call still lands in the run's audit. */
+function runIdIn(args: unknown): string | undefined {
+  const value = typeof args === 'object' && args !== null ? (args as { run_id?: unknown }).run_id : undefined;
+  return typeof value === 'string' && value.length > 0 && value.length <= 100 ? value : undefined;
+}
+
+function errorOf(answer: object): string {
+  const error = (answer as { error?: unknown }).error;
+  return typeof error === 'string' ? error : 'refused';
+}
+
+/** An error's message on one line, for answers: details go to the log. */
+function reason(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return message.split('\n', 1)[0]?.slice(0, 300) ?? 'unknown error';
+}
+
+function duration(ms: number): string {
+  if (ms % 3_600_000 === 0) return `${ms / 3_600_000} h`;
+  if (ms % 60_000 === 0) return `${ms / 60_000} min`;
+  return `${ms / 1000} s`;
+}

@@ -1,0 +1,110 @@
+/**
+ * MCP over stdio, one JSON-RPC message per line, with the limits the SDK's stdio transport lacks: a line longer
+ * than `maxMessageBytes` is dropped (read to its end, never buffered whole) and answered with a -32600 error; a
+ * line that is not JSON gets -32700; a batch or a malformed message gets the same answer as over HTTP
+ * (`message-guard.ts`). The server stays up through all of them. Blank lines are ignored. stdout carries
+ * protocol messages only.
+ */
+import type { Readable, Writable } from 'node:stream';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type ErrorReply, parseError, screenIncoming } from '../mcp/message-guard.js';
+
+export interface LineTransportOptions {
+  readonly input: Readable;
+  readonly output: Writable;
+  /** Largest accepted message in bytes (default 4 MiB). */
+  readonly maxMessageBytes?: number;
+}
+
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+export function createLineTransport(options: LineTransportOptions): Transport {
+  const { input, output } = options;
+  const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  let pieces: Buffer[] = [];
+  let size = 0;
+  let oversized = false;
+  let closed = false;
+
+  const write = (message: JSONRPCMessage | ErrorReply): Promise<void> =>
+    new Promise((resolve, reject) => {
+      if (closed) return resolve();
+      const ok = output.write(`${JSON.stringify(message)}\n`, (error) => (error ? reject(error) : undefined));
+      if (ok) resolve();
+      else output.once('drain', resolve);
+    });
+
+  const line = (bytes: Buffer): void => {
+    const text = bytes.toString('utf8').replace(/\r$/, '');
+    if (text.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      void write(parseError('the line is not JSON')).catch((error: unknown) => transport.onerror?.(asError(error)));
+      return;
+    }
+    const screened = screenIncoming(value);
+    if (screened.ok) transport.onmessage?.(screened.message);
+    else void write(screened.response).catch((error: unknown) => transport.onerror?.(asError(error)));
+  };
+
+  const onData = (chunk: Buffer): void => {
+    let start = 0;
+    for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
+      const part = chunk.subarray(start, newline);
+      if (oversized || size + part.length > max) tooLarge();
+      else line(pieces.length === 0 ? part : Buffer.concat([...pieces, part]));
+      pieces = [];
+      size = 0;
+      oversized = false;
+      start = newline + 1;
+    }
+    const rest = chunk.subarray(start);
+    if (rest.length === 0 || oversized) return;
+    if (size + rest.length > max) {
+      // Keep reading to the line's end, but never hold it: memory stays bounded whatever the client sends.
+      oversized = true;
+      pieces = [];
+      size = 0;
+      return;
+    }
+    pieces.push(Buffer.from(rest));
+    size += rest.length;
+  };
+
+  const tooLarge = (): void => {
+    const reply: ErrorReply = {
+      jsonrpc: '2.0',
+      id: null,
+      error: { code: ErrorCode.InvalidRequest, message: `Message larger than ${max} bytes: dropped. Send smaller messages.` },
+    };
+    void write(reply).catch((error: unknown) => transport.onerror?.(asError(error)));
+  };
+
+  const onEnd = (): void => void transport.close();
+  const onError = (error: Error): void => transport.onerror?.(error);
+
+  const transport: Transport = {
+    async start() {
+      input.on('data', onData);
+      input.on('end', onEnd);
+      input.on('error', onError);
+    },
+    send: (message) => write(message),
+    async close() {
+      if (closed) return;
+      closed = true;
+      input.off('data', onData);
+      input.off('end', onEnd);
+      input.off('error', onError);
+      transport.onclose?.();
+    },
+  };
+  return transport;
+}
+
+function asError(error: unknown): Error {
+  return error instanceof Error ? error : new Error(String(error));
+}

@@ -1,0 +1,56 @@
+/**
+ * The tools as MCP lists them: name, title, description and schemas, and for the tools that act on a run the
+ * pure function that answers them. `load_graph` starts runs, so the session service handles it itself (it needs
+ * the catalog and the store); every other tool is `(agent, state, input) → outcome` on the run the call names.
+ * Immutable definitions: the service renders the `tools/list` answer from them once.
+ */
+import type { z } from 'zod';
+import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { RunState } from '../store/run-store.js';
+import { GOTO_NODE, gotoNode, gotoNodeDescription, gotoNodeInput, gotoNodeOutput } from './goto-node.js';
+import { LOAD_GRAPH, loadGraphDescription, loadGraphInput, loadGraphOutput } from './load-graph.js';
+import { TODO, todoDescription, todoInput, todoOutput, writeTodos } from './todo.js';
+import type { ToolOutcome } from './tool-outcome.js';
+
+export interface ToolDefinition {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly inputSchema: z.ZodType;
+  readonly outputSchema: z.ZodType;
+}
+
+/** A tool that acts on one run: pure, given the run's agent (its pinned version) and state. */
+export interface RunTool<Input extends { readonly run_id?: string | undefined }> extends ToolDefinition {
+  readonly inputSchema: z.ZodType<Input>;
+  run(agent: PreparedAgent, state: RunState, input: Input): ToolOutcome<object>;
+}
+
+export const LOAD_GRAPH_TOOL: ToolDefinition = {
+  name: LOAD_GRAPH,
+  title: 'Load an SOP agent',
+  description: loadGraphDescription,
+  inputSchema: loadGraphInput,
+  outputSchema: loadGraphOutput,
+};
+
+const gotoNodeTool: RunTool<z.output<typeof gotoNodeInput>> = {
+  name: GOTO_NODE,
+  title: 'Go to an SOP node',
+  description: gotoNodeDescription,
+  inputSchema: gotoNodeInput,
+  outputSchema: gotoNodeOutput,
+  run: gotoNode,
+};
+
+const todoTool: RunTool<z.output<typeof todoInput>> = {
+  name: TODO,
+  title: 'Write the todo list',
+  description: todoDescription,
+  inputSchema: todoInput,
+  outputSchema: todoOutput,
+  run: writeTodos,
+};
+
+/** Each tool's own input type is checked where it is defined above; the list holds them loosely. */
+export const RUN_TOOLS: readonly RunTool<any>[] = [gotoNodeTool, todoTool];
