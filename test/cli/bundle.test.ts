@@ -1,13 +1,12 @@
 /**
- * `sop bundle`: the one-file server it writes runs from a folder with no node_modules (stdio and HTTP, with the
- * agents inlined, `--out` refused), and it refuses to pack a bundle that does not match the SOPs, a missing
+ * `sop bundle`: the one-file server it writes runs from a folder with no node_modules (agents inlined, `--out`
+ * refused), and it refuses to pack a bundle that does not match the SOPs, a missing
  * build, or a target file it did not write itself.
  */
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { call, withHttpServer, withStdioServer } from '../e2e/app-process.js';
 import { conversation, jsonRpcLines, runStdio } from '../runtime/helpers/stdio-process.js';
 import { BASE_SOP } from '../support/sop-text.js';
 import { runCli } from '../support/run-cli.js';
@@ -22,7 +21,7 @@ beforeEach(() => {
 afterEach(() => rmSync(app, { recursive: true, force: true }));
 
 describe('sop bundle', () => {
-  it('writes a server that needs no node_modules and serves the inlined agents on stdio and HTTP', async () => {
+  it('writes a server with the agents inlined, which needs no node_modules and refuses --out', async () => {
     expect(runCli(['build'], app).code).toBe(0);
     const written = runCli(['bundle', '--out', 'dist/server.mjs'], app);
     expect(written.code, written.stderr).toBe(0);
@@ -30,18 +29,20 @@ describe('sop bundle', () => {
       /^sop bundle: dist\/server\.mjs \(\d+ KiB, 1 agent; \d+ ms\)\. Run: node dist\/server\.mjs \[--http\]\n$/,
     );
 
+    // Stdio and HTTP from a folder without node_modules: test/e2e/app-workflow.test.ts. Here, one conversation.
     const deployed = mkdtempSync(join(tmpdir(), 'sop-deployed-'));
     try {
       copyFileSync(join(app, 'dist', 'server.mjs'), join(deployed, 'server.mjs'));
-      const agent = await withStdioServer({ command: process.execPath, args: ['server.mjs'], cwd: deployed }, async (client) =>
-        call(client, 'load_graph', { agent: 'demo' }),
+      const served = await runStdio(
+        process.execPath,
+        ['server.mjs'],
+        conversation([{ name: 'load_graph', arguments: { agent: 'demo' } }]),
+        {
+          cwd: deployed,
+        },
       );
-      expect(agent).toMatchObject({ agent: 'demo' });
-      const moved = await withHttpServer(process.execPath, ['server.mjs'], deployed, async (client) => {
-        await call(client, 'load_graph', { agent: 'demo' });
-        return call(client, 'goto_node', { node_id: 'START' });
-      });
-      expect(moved).toMatchObject({ valid: true });
+      expect(served.exitCode, served.stderr).toBe(0);
+      expect(jsonRpcLines(served.stdout).find((message) => message.id === 2)?.result?.structuredContent).toMatchObject({ agent: 'demo' });
 
       const withOut = await runStdio(process.execPath, ['server.mjs', '--out', 'generated'], conversation([]), { cwd: deployed });
       expect(withOut.exitCode).toBe(2);
