@@ -1,14 +1,21 @@
 #!/usr/bin/env node
 /**
- * The `sop` command line: `build` (compile sops/ into generated/), `inspect FILE` (print what the compiler
- * understood of one SOP) and `serve` (the MCP server). Each command lives in its own module and is imported
- * only when chosen, so `serve` never loads the compiler and a no-op `build` never loads ts-morph.
+ * The `sop` command line: `init` (set an app up), `build` (compile the SOPs into typed modules and the bundle),
+ * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server) and `bundle` (write
+ * the one-file server). Each command lives in its own module and is imported only when chosen, so `serve` never
+ * loads the compiler and a no-op `build` never loads ts-morph.
  *
  * Exit codes: 0 ok (warnings allowed), 1 diagnostics or stale output, 2 internal failure or bad usage.
  */
+import { settleExit } from './settle-exit.js';
+
 const USAGE = `Usage: sop <command> [options]
 
+Every path is relative to the app root (the nearest folder with a package.json). sop.config.json there may
+set {"sops": DIR, "out": DIR}; --sops and --out override it.
+
 Commands:
+  init             Add an example SOP, the package.json scripts and an .mcp.json entry (overwrites nothing)
   build            Compile sops/*.md into generated/ (npm run build:sops)
       --sops DIR        SOP folder (default: sops)
       --out DIR         output folder (default: generated)
@@ -16,17 +23,24 @@ Commands:
       --watch           rebuild on change, keep running through errors
       --format text|json
   inspect FILE     Print the compiled model of one SOP as JSON
-  serve            Serve the compiled agents over MCP
+  serve            Serve the compiled agents (the output folder's sop-bundle.json) over MCP
       --stdio           (default) speak MCP on stdin/stdout
       --http            Streamable HTTP
       --port N          (default 3000)   --host H   (default 127.0.0.1)
+      --out DIR         output folder to serve (default: generated)
+  bundle           Write a one-file MCP server (the compiled agents + the runtime; needs no node_modules)
+      --out FILE        (default: sop-server.mjs); run it with node FILE [--http ...]
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
   const [command, ...rest] = argv;
   switch (command) {
+    case 'init':
+      return (await import('./commands/init.js')).runInit(rest);
     case 'build':
       return (await import('./commands/build.js')).runBuild(rest);
+    case 'bundle':
+      return (await import('./commands/bundle.js')).runBundle(rest);
     case 'inspect':
       return (await import('./commands/inspect.js')).runInspect(rest);
     case 'serve':
@@ -43,15 +57,4 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
-    // `serve` and `build --watch` keep running: they resolve only when they are done.
-    process.exitCode = code;
-  },
-  (error: unknown) => {
-    process.stderr.write(
-      `sop: internal error (please report it): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
-    process.exitCode = 2;
-  },
-);
+settleExit(main(process.argv.slice(2)), 'sop');

@@ -5,7 +5,7 @@
  * 1 errors or (with --check) stale output, 2 bad usage or an internal failure.
  */
 import { readdirSync, readFileSync, watch, existsSync } from 'node:fs';
-import { join, relative, resolve, sep } from 'node:path';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
@@ -21,7 +21,8 @@ import {
   writeManifest,
 } from '../../generator/write/build-cache.js';
 import { listFiles } from '../../generator/write/compare-outputs.js';
-import { findProjectRoot } from '../project-root.js';
+import { locateProject } from '../config.js';
+import { displayPath as display } from '../project-root.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { BUNDLE_PATH } from '../../generator/emit/bundle-plan.js';
 
@@ -47,8 +48,8 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     const { values, positionals } = parseArgs({
       args: [...args],
       options: {
-        sops: { type: 'string', default: 'sops' },
-        out: { type: 'string', default: 'generated' },
+        sops: { type: 'string' },
+        out: { type: 'string' },
         check: { type: 'boolean', default: false },
         watch: { type: 'boolean', default: false },
         format: { type: 'string', default: 'text' },
@@ -58,15 +59,13 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     void positionals;
     if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
     if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
-    const root = findProjectRoot(process.cwd());
-    options = {
-      sopsDir: resolve(root, values.sops),
-      outDir: resolve(root, values.out),
-      check: values.check,
-      watch: values.watch,
-      format: values.format,
-      root,
-    };
+    const located = locateProject(process.cwd(), { sops: values.sops, out: values.out });
+    if (!located.ok) {
+      process.stderr.write(`sop build: ${located.error}\n`);
+      return 2;
+    }
+    const { root, sopsDir, outDir } = located.paths;
+    options = { sopsDir, outDir, check: values.check, watch: values.watch, format: values.format, root };
   } catch (error) {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
     return 2;
@@ -206,9 +205,4 @@ async function watchLoop(options: BuildOptions): Promise<number> {
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
-}
-
-function display(root: string, abs: string): string {
-  const rel = relative(root, abs);
-  return (rel === '' ? '.' : rel).split(sep).join('/');
 }

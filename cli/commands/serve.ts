@@ -1,6 +1,6 @@
 /**
- * `sop serve`: serve the app's compiled agents (`generated/sop-bundle.json` under the app root found from the
- * working directory) over MCP, on stdio (default: one conversation, stdout carries protocol messages only) or
+ * `sop serve`: serve the app's compiled agents (`sop-bundle.json` in the build's output folder, `generated/` unless
+ * `--out` or `sop.config.json` say otherwise, under the app root found from the working directory) over MCP, on stdio (default: one conversation, stdout carries protocol messages only) or
  * Streamable HTTP (`--http`, 127.0.0.1:3000 unless `--host`/`--port` say otherwise). Resolves when the
  * conversation ends (stdin closed) or on SIGINT/SIGTERM.
  *
@@ -13,12 +13,13 @@
  * Exit codes: 0 served and stopped; 1 nothing to serve, the port is taken, or the server refused to start
  * (e.g. a network address without authentication); 2 bad usage.
  */
-import { join } from 'node:path';
-import { createAgentSource } from '../../runtime/agents/agent-source.js';
+import type { SopBundle } from '../../contract/compiled-sop.js';
+import { type BundleOrigin, createAgentSource } from '../../runtime/agents/agent-source.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { stderrLogger } from '../../runtime/service/logger.js';
 import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../../runtime/store/memory-run-store.js';
+import { bundleFile, locateProject } from '../config.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [options]
@@ -32,6 +33,7 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
   --oauth-issuer URL --oauth-introspection URL --oauth-client-id ID
                      OAuth resource-server mode: tokens checked by introspection (client secret in
                      SOP_OAUTH_CLIENT_SECRET); --oauth-resource URL is this server's URL (default: its /mcp URL)
+  --out DIR          the build's output folder holding sop-bundle.json (default: "out" of sop.config.json, or generated)
   --no-watch         do not pick up rebuilt agents while running
 `;
 
@@ -46,6 +48,7 @@ export interface ServeOptions {
   readonly runIdleMs?: number;
   readonly maxLiveSessions?: number;
   readonly watch: boolean;
+  readonly out?: string;
 }
 
 export type ServeArgs =
@@ -63,6 +66,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let tokens: string | undefined;
   const oauth: { issuer?: string; introspectionUrl?: string; clientId?: string; resource?: string } = {};
   let watch = true;
+  let out: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
@@ -138,12 +142,19 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--no-watch':
         watch = false;
         break;
+      case '--out': {
+        const given = value();
+        if (given === undefined || given === '') return { mode: 'error', message: '--out needs a folder' };
+        out = given;
+        break;
+      }
       default:
         return { mode: 'error', message: `unknown option ${arg}` };
     }
   }
   const common: ServeOptions = {
     watch,
+    ...(out === undefined ? {} : { out }),
     ...(runIdleMs === undefined ? {} : { runIdleMs }),
     ...(maxLiveSessions === undefined ? {} : { maxLiveSessions }),
   };
@@ -183,7 +194,30 @@ export function parseDuration(text: string): number | undefined {
   return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
 }
 
-export async function runServe(args: readonly string[]): Promise<number> {
+export interface RunServeOptions {
+  /** Serve these agents instead of reading `sop-bundle.json` (the one-file server of `sop bundle` inlines them). */
+  readonly bundle?: SopBundle;
+}
+
+type AgentsFound =
+  | { readonly ok: true; readonly projectRoot: string; readonly origin: BundleOrigin }
+  | { readonly ok: false; readonly error: string; readonly exitCode: 1 | 2 };
+
+/** The app root (for `load_graph {sop_file}`) and the agents: inlined, or the build's bundle under the app root. */
+function findAgents(args: ServeOptions, inlined: SopBundle | undefined): AgentsFound {
+  if (inlined !== undefined) {
+    if (args.out !== undefined) return { ok: false, error: 'this server has its agents built in: --out does not apply', exitCode: 2 };
+    return { ok: true, projectRoot: findProjectRoot(process.cwd()), origin: { bundle: inlined } };
+  }
+  const located = locateProject(process.cwd(), { out: args.out });
+  if (!located.ok) return { ...located, exitCode: 2 };
+  const bundlePath = bundleFile(located.paths);
+  const read = readBundle(bundlePath);
+  if (!read.ok) return { ...read, exitCode: 1 };
+  return { ok: true, projectRoot: located.paths.root, origin: { bundlePath, initial: read.bundle, watch: args.watch } };
+}
+
+export async function runServe(args: readonly string[], options: RunServeOptions = {}): Promise<number> {
   const parsed = parseServeArgs(args);
   if (parsed.mode === 'help') {
     process.stderr.write(USAGE);
@@ -193,22 +227,20 @@ export async function runServe(args: readonly string[]): Promise<number> {
     process.stderr.write(`sop serve: ${parsed.message}\n\n${USAGE}`);
     return 2;
   }
-  const projectRoot = findProjectRoot(process.cwd());
-  const bundlePath = join(projectRoot, 'generated', 'sop-bundle.json');
-  const read = readBundle(bundlePath);
-  if (!read.ok) {
-    process.stderr.write(`sop serve: ${read.error}\n`);
-    return 1;
+  const found = findAgents(parsed, options.bundle);
+  if (!found.ok) {
+    process.stderr.write(`sop serve: ${found.error}\n`);
+    return found.exitCode;
   }
   if (parsed.mode === 'stdio') routeConsoleToStderr();
   const logger = stderrLogger();
   const store = createMemoryRunStore();
-  const agents = createAgentSource({ origin: { bundlePath, initial: read.bundle, watch: parsed.watch }, store, logger });
+  const agents = createAgentSource({ origin: found.origin, store, logger });
   const limits = {
     ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),
     ...(parsed.maxLiveSessions === undefined ? {} : { maxLiveSessions: parsed.maxLiveSessions }),
   };
-  const service = createSessionService({ agents, store, projectRoot, logger, limits });
+  const service = createSessionService({ agents, store, projectRoot: found.projectRoot, logger, limits });
   try {
     return parsed.mode === 'stdio' ? await serveOnStdio(service) : await serveOnHttp(service, parsed);
   } finally {

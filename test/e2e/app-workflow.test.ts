@@ -1,0 +1,260 @@
+/**
+ * The toolkit as an app gets it, end to end: `npm pack` → a fresh app in a temp folder → install the tarball
+ * (offline from npm's cache where it can; `--ignore-scripts`, so the optional native better-sqlite3 is not
+ * built) → `npx sop init` → a SOP that is not in this repository → `npx sop build` and `--check` →
+ * `tsc --noEmit` of app code importing the generated module → the server started as `.mcp.json` says, driven
+ * by the SDK Client over stdio → a prompt edited, rebuilt, the new text served → the same with the one-file
+ * server, run from a folder with no node_modules → the same output when the toolkit runs from elsewhere, with no
+ * machine path in it → serving with the compiler's packages deleted.
+ *
+ * The steps share one app and run in order, each building on the last, like a user's session.
+ */
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { listFiles } from '../../generator/write/compare-outputs.js';
+import { CLI, PROJECT_ROOT } from '../support/run-cli.js';
+import { call, explain, run, withHttpServer, withStdioServer } from './app-process.js';
+
+const TSC = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+
+const INVOICE_SOP = `---
+agent: invoice_desk
+version: "1"
+tools: [get_invoice]
+---
+
+## Role
+You explain invoices to customers.
+
+## SOP Flowchart
+\`\`\`mermaid
+flowchart TD
+    START([Customer asks about an invoice]) --> ASK["Ask for the invoice number"]
+    ASK --> FOUND{Invoice found?}
+    FOUND -->|yes| EXPLAIN["Explain the invoice"]
+    FOUND -->|no| NOT_FOUND([Not found])
+    EXPLAIN --> DONE([Explained])
+\`\`\`
+
+## Node Prompts
+
+### ASK
+Ask for the invoice number printed at the top right of the invoice.
+
+### EXPLAIN
+\`\`\`yaml
+tools: [get_invoice]
+\`\`\`
+Explain each line of the invoice.
+`;
+const FIRST_PROMPT = 'Ask for the invoice number printed at the top right of the invoice.';
+
+const APP_CODE = `import { createActor } from 'xstate';
+import type { SopBundle } from 'sop-toolkit/contract';
+import { invoiceDeskMachine, type InvoiceDeskNodeId } from './generated/index.js';
+import type { SuccessorOf } from './generated/invoice_desk/ids.js';
+
+const actor = createActor(invoiceDeskMachine).start();
+actor.send({ type: 'GOTO.ASK' });
+export const asking: boolean = actor.getSnapshot().matches('ASK');
+export const first: InvoiceDeskNodeId = 'ASK';
+export const next: SuccessorOf<'ASK'> = 'FOUND';
+// @ts-expect-error: misspelt node id
+export const typo: InvoiceDeskNodeId = 'ASKK';
+export type Agents = keyof SopBundle['agents'];
+`;
+
+/** Uses the runtime API's declarations (a Node program: needs @types/node, taken from this repository). */
+const SERVER_CODE = `import { createCatalog, readBundle } from 'sop-toolkit';
+const read = readBundle('generated/sop-bundle.json');
+export const agents: number = read.ok ? createCatalog(read.bundle).entries.length : 0;
+`;
+
+let work: string;
+let app: string;
+let tarballFiles: string[];
+
+beforeAll(() => {
+  work = mkdtempSync(join(tmpdir(), 'sop-e2e-'));
+  app = join(work, 'app');
+  mkdirSync(app);
+  const packed = run('npm', ['pack', '--json', '--pack-destination', work], PROJECT_ROOT, 180_000);
+  if (packed.code !== 0) throw new Error(`npm pack failed: ${explain(packed)}`);
+  const [pack] = JSON.parse(packed.stdout.slice(packed.stdout.indexOf('['))) as { filename: string; files: { path: string }[] }[];
+  if (pack === undefined) throw new Error(`npm pack printed no result: ${explain(packed)}`);
+  tarballFiles = pack.files.map((file) => file.path);
+  writeFileSync(
+    join(app, 'package.json'),
+    `${JSON.stringify({ name: 'e2e-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
+  );
+  const installed = run(
+    'npm',
+    ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', join(work, pack.filename)],
+    app,
+    180_000,
+  );
+  if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${explain(installed)}`);
+}, 400_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+const sop = (...parts: string[]) => join(app, ...parts);
+const npx = (...args: string[]) => run('npx', ['--no', 'sop', ...args], app);
+const editPrompt = (from: string, to: string) => {
+  const file = sop('sops', 'invoice_desk.md');
+  writeFileSync(file, readFileSync(file, 'utf8').replace(from, to));
+};
+
+/** load_graph of the app's agent, then the legal moves START → ASK; the prompt ASK is served with. */
+async function askPrompt(client: Client): Promise<string> {
+  const graph = await call(client, 'load_graph', { agent: 'invoice_desk' });
+  expect(graph).toMatchObject({ agent: 'invoice_desk', entry_node: 'START' });
+  expect(await call(client, 'goto_node', { node_id: 'START' })).toMatchObject({ valid: true });
+  const ask = await call(client, 'goto_node', { node_id: 'ASK' });
+  expect(ask).toMatchObject({ valid: true, node: { id: 'ASK' } });
+  return ask.node.prompt as string;
+}
+
+describe('an app that installs the packed toolkit', () => {
+  it('gets a package with compiled code, declarations and an exports map, and no tests, fixtures or bench', () => {
+    expect(tarballFiles).toEqual(expect.arrayContaining(['package.json', 'dist/cli/main.js', 'dist/types/contract/index.d.ts']));
+    expect(tarballFiles.filter((path) => !/^(dist\/|docs\/sop-format\.md$|package\.json$|README\.md$)/.test(path))).toEqual([]);
+    expect(tarballFiles.filter((path) => /(^|\/)(test|tests|fixtures|bench|demo)\//.test(path))).toEqual([]);
+    const manifest = JSON.parse(readFileSync(sop('node_modules', 'sop-toolkit', 'package.json'), 'utf8'));
+    expect(manifest.private).toBeUndefined();
+    expect(Object.keys(manifest.exports)).toEqual(['.', './contract', './package.json']);
+    for (const target of Object.values<{ types: string; default: string }>(manifest.exports).slice(0, 2)) {
+      expect(existsSync(sop('node_modules', 'sop-toolkit', target.types))).toBe(true);
+      expect(existsSync(sop('node_modules', 'sop-toolkit', target.default))).toBe(true);
+    }
+  });
+
+  it('npx sop init scaffolds an example SOP, the scripts and the .mcp.json entry', () => {
+    const init = npx('init');
+    expect(init.code, explain(init)).toBe(0);
+    expect(init.stdout).toContain('sops/example_support.md');
+    const scripts = JSON.parse(readFileSync(sop('package.json'), 'utf8')).scripts;
+    expect(scripts).toMatchObject({ 'build:sops': 'sop build', 'check:sops': 'sop build --check' });
+    expect(JSON.parse(readFileSync(sop('.mcp.json'), 'utf8')).mcpServers.sop).toEqual({ command: 'npx', args: ['--no', 'sop', 'serve'] });
+  });
+
+  it('npx sop build compiles the app’s own SOPs into its generated/, and --check guards it', () => {
+    writeFileSync(sop('sops', 'invoice_desk.md'), INVOICE_SOP);
+    const build = npx('build');
+    expect(build.code, explain(build)).toBe(0);
+    expect(listFiles(sop('generated'))).toEqual(
+      expect.arrayContaining(['invoice_desk/machine.ts', 'example_support/ids.ts', 'sop-bundle.json']),
+    );
+    expect(readFileSync(sop('generated', 'invoice_desk', 'ids.ts'), 'utf8')).toMatch(/Regenerate: npm run build:sops/);
+    const check = run('npm', ['run', '-s', 'check:sops'], app);
+    expect(check.code, explain(check)).toBe(0);
+  });
+
+  it('type-checks app code that imports the generated machine and its typed ids, and the runtime API', () => {
+    writeFileSync(sop('app.ts'), APP_CODE);
+    writeFileSync(sop('server.ts'), SERVER_CODE);
+    // The @ts-expect-error in app.ts only means something if a misspelt id really fails: without it, it must.
+    writeFileSync(sop('typo.ts'), APP_CODE.replace('// @ts-expect-error: misspelt node id\n', ''));
+    const compilerOptions = {
+      target: 'ES2022',
+      module: 'NodeNext',
+      moduleResolution: 'NodeNext',
+      strict: true,
+      noEmit: true,
+      // As `tsc --init` and most apps have it; checking every library's declarations (zod's, the SDK's) costs 5×.
+      skipLibCheck: true,
+      // server.ts is a Node program; the app has no @types/node of its own, so take this repository's.
+      types: ['node'],
+      typeRoots: [join(PROJECT_ROOT, 'node_modules', '@types')],
+    };
+    writeFileSync(sop('tsconfig.json'), JSON.stringify({ compilerOptions, files: ['app.ts', 'server.ts', 'typo.ts'] }));
+    const tsc = run(process.execPath, [TSC, '-p', 'tsconfig.json'], app);
+    const errors = tsc.stdout.split('\n').filter((line) => line.includes('error TS'));
+    expect(errors, explain(tsc)).toEqual([
+      expect.stringMatching(/^typo\.ts\(11,14\): error TS\d+: Type '"ASKK"' is not assignable to type/),
+    ]);
+  });
+
+  it('serves the app’s agent as .mcp.json starts it, and serves an edited prompt after a rebuild', async () => {
+    const entry = JSON.parse(readFileSync(sop('.mcp.json'), 'utf8')).mcpServers.sop as { command: string; args: string[] };
+    const server = { command: entry.command, args: entry.args, cwd: app };
+    expect(await withStdioServer(server, askPrompt)).toBe(FIRST_PROMPT);
+
+    editPrompt(FIRST_PROMPT, 'Ask for the invoice number and the billing month.');
+    const stale = npx('build', '--check');
+    expect(stale.code, explain(stale)).toBe(1);
+    expect(stale.stdout).toContain('stale: generated/invoice_desk/graph.ts');
+    const rebuilt = run('npm', ['run', '-s', 'build:sops'], app);
+    expect(rebuilt.code, explain(rebuilt)).toBe(0);
+    expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the billing month.');
+  });
+
+  it('bundles a one-file server that runs with no node_modules, stdio and HTTP, and is rebuilt with the SOPs', async () => {
+    const deployed = join(work, 'deployed');
+    mkdirSync(deployed);
+    const bundle = () => {
+      const made = npx('bundle', '--out', 'server.mjs');
+      expect(made.code, explain(made)).toBe(0);
+      cpSync(sop('server.mjs'), join(deployed, 'server.mjs'));
+    };
+    bundle();
+    const server = { command: process.execPath, args: ['server.mjs'], cwd: deployed };
+    expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the billing month.');
+    const tools = await withHttpServer(process.execPath, ['server.mjs'], deployed, async (client) => {
+      expect(await askPrompt(client)).toBe('Ask for the invoice number and the billing month.');
+      return (await client.listTools()).tools.map((tool) => tool.name);
+    });
+    expect(tools).toEqual(['load_graph', 'goto_node', 'todo']);
+
+    editPrompt('and the billing month', 'and the customer number');
+    const refused = npx('bundle', '--out', 'server.mjs');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('sops/invoice_desk.md: changed since it was compiled');
+    expect(npx('build').code).toBe(0);
+    bundle();
+    expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the customer number.');
+  });
+
+  it('generates byte-identical output from another folder with the toolkit installed elsewhere, with no machine path in it', () => {
+    const other = join(work, 'elsewhere', 'deeper', 'other-app');
+    mkdirSync(other, { recursive: true });
+    writeFileSync(join(other, 'package.json'), '{"name":"other-app","private":true}\n');
+    cpSync(sop('sops'), join(other, 'sops'), { recursive: true });
+    // This repository's own build of the toolkit, run from its checkout rather than the app's node_modules.
+    const built = run(process.execPath, [CLI, 'build'], other);
+    expect(built.code, explain(built)).toBe(0);
+    const files = listFiles(sop('generated'));
+    expect(listFiles(join(other, 'generated'))).toEqual(files);
+    for (const file of files) {
+      expect(readFileSync(join(other, 'generated', file)), file).toEqual(readFileSync(sop('generated', file)));
+    }
+    const machinePaths = [work, app, PROJECT_ROOT.replace(/\/$/, ''), homedir(), tmpdir(), 'node_modules', 'file://'];
+    const repoGenerated = join(PROJECT_ROOT, 'generated');
+    const generatedFiles = [
+      ...files.map((file) => sop('generated', file)),
+      ...listFiles(repoGenerated).map((file) => join(repoGenerated, file)),
+    ];
+    for (const file of generatedFiles) {
+      const text = readFileSync(file, 'utf8');
+      for (const path of machinePaths) expect(text.includes(path), `${file} contains ${path}`).toBe(false);
+    }
+  });
+
+  it('serves with the compiler’s packages deleted: serving never loads them', async () => {
+    const removed = join(work, 'removed');
+    mkdirSync(removed);
+    for (const name of ['ts-morph', '@ts-morph', 'remark-parse', 'unified', 'yaml', 'esbuild', '@esbuild', 'typescript']) {
+      if (existsSync(sop('node_modules', name))) renameSync(sop('node_modules', name), join(removed, name.replace('/', '+')));
+    }
+    // The removal is real: compiling now fails.
+    expect(npx('build', '--check').code).not.toBe(0);
+    const server = { command: 'npx', args: ['--no', 'sop', 'serve'], cwd: app };
+    expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the customer number.');
+  });
+});
