@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * The `sop` command line: `build` (compile sops/ into generated/), `inspect FILE` (print what the compiler
- * understood of one SOP) and `serve` (the MCP server). Each command lives in its own module and is imported
+ * understood of one SOP), `serve` (the MCP server) and `runs` (the runs in a store and their audit logs). Each command lives in its own module and is imported
  * only when chosen, so `serve` never loads the compiler and a no-op `build` never loads ts-morph.
  *
  * Exit codes: 0 ok (warnings allowed), 1 diagnostics or stale output, 2 internal failure or bad usage.
@@ -20,6 +20,10 @@ Commands:
       --stdio           (default) speak MCP on stdin/stdout
       --http            Streamable HTTP
       --port N          (default 3000)   --host H   (default 127.0.0.1)
+  runs list        Runs in a store, most recently active first
+  runs show RUN    One run and its audit log
+      --store URL       memory, sqlite:PATH or postgres://… (default sqlite:./.sop/runs.db)
+      --format text|json
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -31,6 +35,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/inspect.js')).runInspect(rest);
     case 'serve':
       return (await import('./commands/serve.js')).runServe(rest);
+    case 'runs':
+      return (await import('./commands/runs.js')).runRuns(rest);
     case undefined:
     case '-h':
     case '--help':
