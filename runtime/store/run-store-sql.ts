@@ -32,8 +32,12 @@ export const RUN_SQL = {
   closeSession: 'DELETE FROM sop_sessions WHERE session_id = ?',
 } as const;
 
-/** How many runs (with their audit) or sessions one expiry statement deletes: short transactions, short locks. */
-export const EXPIRY_BATCH = 200;
+/**
+ * How many runs (with their audit) or sessions one expiry statement deletes: short transactions and short locks.
+ * On SQLite the statement also blocks the event loop: 20,000 runs of 5 calls each went in 0.6 s, in batches
+ * that blocked it for at most 18 ms (at 200 per batch: 66 ms).
+ */
+export const EXPIRY_BATCH = 50;
 
 export interface ListStatement {
   /** The same for every query with the same filters, so a store can keep one prepared statement per shape. */
