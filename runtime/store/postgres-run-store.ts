@@ -169,76 +169,75 @@ function createStore(
   listeners: ReturnType<typeof createChangeListeners>,
   feed: ReturnType<typeof createChangeFeed>,
 ): PostgresRunStore {
+  const query = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+    pool.query<R>({ ...(typeof statement === 'string' ? { text: statement } : statement), values: values.map(storable) });
+  const deleteInBatches = async (statement: string, idleBefore: number): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const deleted = (await query(statement, [idleBefore, EXPIRY_BATCH])).rowCount ?? 0;
+      total += deleted;
+      if (deleted < EXPIRY_BATCH) return total;
+    }
+  };
   let closed = false;
   return {
     kind: 'postgres',
     async create(run, first) {
+      const { runId, principal, agent, sourceHash, createdAt, updatedAt, state } = run;
+      const values = [runId, principal, agent, sourceHash, createdAt, updatedAt, JSON.stringify(state), currentNodeOf(state), ...auditValues(first)];
       try {
-        await pool.query({
-          ...SQL.create,
-          values: [
-            run.runId,
-            run.principal,
-            run.agent,
-            run.sourceHash,
-            run.createdAt,
-            run.updatedAt,
-            JSON.stringify(run.state),
-            currentNodeOf(run.state),
-            ...auditValues(first),
-          ],
-        });
+        await query(SQL.create, values);
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') throw new Error(`run ${run.runId} already exists`);
+        if ((error as { code?: string }).code === '23505') throw new Error(`run ${runId} already exists`);
         throw error;
       }
       return { ...run, version: 1 };
     },
     async read(runId, idleBefore): Promise<RunRead> {
-      const row = (await pool.query<RunRowWithState>({ ...SQL.read, values: [runId] })).rows[0];
+      const row = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
       if (row === undefined) return { status: 'unknown' };
       if (row.updated_at < idleBefore) return { status: 'expired', runId, updatedAt: row.updated_at };
       return { status: 'found', run: storedRunFromRow(row) };
     },
     async commit(runId, expectedVersion, state, audit, now) {
       const values = [JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
-      const row = (await pool.query<RunRow>({ ...SQL.commit, values })).rows[0];
+      const row = (await query<RunRow>(SQL.commit, values)).rows[0];
       if (row !== undefined) return { ok: true, run: runFromRow(row, state) };
-      const exists = (await pool.query({ ...SQL.version, values: [runId] })).rowCount !== 0;
+      const exists = (await query(SQL.version, [runId])).rowCount !== 0;
       return { ok: false, reason: exists ? 'conflict' : 'missing' };
     },
     async expire(idleBefore) {
-      const runs = await deleteInBatches(pool, SQL.deleteIdleRuns, idleBefore);
-      await deleteInBatches(pool, SQL.deleteIdleSessions, idleBefore);
+      const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
+      await deleteInBatches(SQL.deleteIdleSessions, idleBefore);
       return runs;
     },
-    async list(query) {
-      const { sql, values } = listRunsStatement(query);
-      return (await pool.query<RunSummaryRow>(numberPlaceholders(sql), [...values])).rows.map(summaryFromRow);
+    async list(listQuery) {
+      const { sql, values } = listRunsStatement(listQuery);
+      return (await query<RunSummaryRow>(numberPlaceholders(sql), values)).rows.map(summaryFromRow);
     },
     async audit(runId, options = {}) {
       const values = [runId, options.afterSeq ?? 0, auditLimit(options.limit)];
-      return (await pool.query<AuditRow>({ ...SQL.auditPage, values })).rows.map(auditFromRow);
+      return (await query<AuditRow>(SQL.auditPage, values)).rows.map(auditFromRow);
     },
     async putAgentVersion(sop) {
-      await pool.query(SQL.putAgentVersion, [sop.sourceHash, sop.meta.agent, JSON.stringify(sop)]);
+      await query(SQL.putAgentVersion, [sop.sourceHash, sop.meta.agent, JSON.stringify(sop)]);
     },
     async getAgentVersion(sourceHash) {
-      const row = (await pool.query<{ sop: string }>(SQL.getAgentVersion, [sourceHash])).rows[0];
+      const row = (await query<{ sop: string }>(SQL.getAgentVersion, [sourceHash])).rows[0];
       return row === undefined ? undefined : sopFromText(row.sop);
     },
     async openSession(session) {
-      await pool.query(SQL.openSession, [session.sessionId, session.principal, session.runId, session.createdAt, session.updatedAt]);
+      await query(SQL.openSession, [session.sessionId, session.principal, session.runId, session.createdAt, session.updatedAt]);
     },
     async getSession(sessionId) {
-      const row = (await pool.query<SessionRow>(SQL.getSession, [sessionId])).rows[0];
+      const row = (await query<SessionRow>(SQL.getSession, [sessionId])).rows[0];
       return row === undefined ? undefined : sessionFromRow(row);
     },
     async setSessionRun(sessionId, runId, now) {
-      await pool.query(SQL.setSessionRun, [runId, now, sessionId]);
+      await query(SQL.setSessionRun, [runId, now, sessionId]);
     },
     async closeSession(sessionId) {
-      await pool.query(SQL.closeSession, [sessionId]);
+      await query(SQL.closeSession, [sessionId]);
     },
     subscribe(listener) {
       return listeners.add(listener);
@@ -252,13 +251,15 @@ function createStore(
   };
 }
 
-async function deleteInBatches(pool: pg.Pool, sql: string, idleBefore: number): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const deleted = (await pool.query(sql, [idleBefore, EXPIRY_BATCH])).rowCount ?? 0;
-    total += deleted;
-    if (deleted < EXPIRY_BATCH) return total;
-  }
+type Statement = string | { readonly name: string; readonly text: string };
+
+/**
+ * PostgreSQL text cannot hold U+0000 (the driver's error would fail the call), so every text this store writes
+ * or looks up has it replaced by U+FFFD: a run id, an error message echoing a model's input, a node name. JSON
+ * parameters never contain it raw (JSON.stringify escapes it), so they are unchanged.
+ */
+function storable(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
 }
 
 /** A connection error is often an AggregateError with an empty message (one error per address tried). */

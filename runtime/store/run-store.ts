@@ -18,6 +18,9 @@
  *     an older build continues on that build on any instance, after any restart.
  *   - Legacy HTTP sessions (`Mcp-Session-Id`) map to their current run here, not in a process's memory, so any
  *     instance can serve any session.
+ *   - What is written reads back exactly (JSON included, key order kept), with one exception: PostgreSQL text
+ *     cannot hold U+0000, so outside JSON (ids, names, errors) that store turns it into U+FFFD, on writes and
+ *     look-ups alike.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 

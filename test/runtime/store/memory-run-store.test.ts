@@ -6,4 +6,5 @@ describeRunStoreContract('memory', {
   open: async (onError) => ({ store: createMemoryRunStore({ onError }) }),
   shared: false,
   faults: false,
+  nulInText: 'kept',
 });

@@ -51,6 +51,7 @@ describeRunStoreContract('postgres', {
   },
   shared: { changesHeardAcrossInstances: true },
   faults: true,
+  nulInText: 'replaced',
 });
 
 describe('postgres run store: engine', () => {

@@ -28,6 +28,8 @@ export interface ContractEngine {
   readonly shared: false | { readonly changesHeardAcrossInstances: boolean };
   /** Whether a failure can be injected inside the engine (`breakAuditInserts`). */
   readonly faults: boolean;
+  /** U+0000 in text outside JSON: kept, or replaced by U+FFFD where the engine's text cannot hold it. */
+  readonly nulInText: 'kept' | 'replaced';
 }
 
 /** How long a test waits for a change that must arrive (PostgreSQL delivers through the network). */
@@ -118,6 +120,23 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       expect(audit[1]).toEqual({ ...anAudit({ tool: 'todo', outcome: 'error', error: 'bad' }), input: undefined, seq: 2 });
       expect(audit[2]).toEqual({ ...anAudit({ tool: 'goto_node', input: null, outcome: 'refused', from: 'ROUTE', to: 'ROUTE' }), seq: 3 });
       expect(audit[2]).not.toHaveProperty('error');
+    });
+
+    it("takes U+0000 anywhere (an error echoing a model's input, an id from a client), in JSON exactly", async () => {
+      const { store } = await open();
+      const odd = 'x\u0000y';
+      const kept = harness.nulInText === 'kept' ? odd : 'x\uFFFDy';
+      const run = aRun({ runId: odd, principal: odd, agent: odd, state: walked('START', odd) });
+      await store.create(run, anAudit({ tool: odd, input: { node: odd }, error: odd, from: odd, to: odd }));
+      const moved = await store.commit(odd, 1, walked(odd), anAudit({ error: odd }), T0 + 1);
+      expect(moved.ok && [moved.run.runId, moved.run.principal, moved.run.state]).toEqual([kept, kept, walked(odd)]);
+      const read = await store.read(odd, T0);
+      expect(read.status === 'found' && [read.run.agent, read.run.state, read.run.version]).toEqual([kept, walked(odd), 2]);
+      const [first] = await store.audit(odd);
+      expect(first && [first.tool, first.input, first.error, first.from, first.to]).toEqual([kept, { node: odd }, kept, kept, kept]);
+      expect((await store.list({ principal: odd })).map((row) => [row.runId, row.currentNode])).toEqual([[kept, kept]]);
+      await store.openSession({ sessionId: odd, principal: odd, runId: odd, createdAt: T0, updatedAt: T0 });
+      expect((await store.getSession(odd))?.runId).toBe(kept);
     });
 
     it('keeps times to the millisecond and durations to the fraction', async () => {

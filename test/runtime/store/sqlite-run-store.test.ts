@@ -47,6 +47,7 @@ describeRunStoreContract('sqlite', {
   },
   shared: { changesHeardAcrossInstances: false },
   faults: true,
+  nulInText: 'kept',
 });
 
 describe('sqlite run store: engine', () => {
