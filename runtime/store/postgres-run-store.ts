@@ -184,7 +184,17 @@ function createStore(
     kind: 'postgres',
     async create(run, first) {
       const { runId, principal, agent, sourceHash, createdAt, updatedAt, state } = run;
-      const values = [runId, principal, agent, sourceHash, createdAt, updatedAt, JSON.stringify(state), currentNodeOf(state), ...auditValues(first)];
+      const values = [
+        runId,
+        principal,
+        agent,
+        sourceHash,
+        createdAt,
+        updatedAt,
+        JSON.stringify(state),
+        currentNodeOf(state),
+        ...auditValues(first),
+      ];
       try {
         await query(SQL.create, values);
       } catch (error) {
