@@ -35,6 +35,11 @@ export interface PostgresCluster {
   url(database?: string): string;
   /** Creates an empty database (a fresh name unless given) and returns its URL. */
   createDatabase(name?: string): Promise<string>;
+  /**
+   * Creates an empty schema in the `postgres` database and returns a URL whose connections use it (`search_path`
+   * in the startup options): as isolated for a store as a database of its own, and much cheaper to make.
+   */
+  createSchema(): Promise<{ readonly url: string; readonly schema: string }>;
   /** Runs one statement as the superuser on `database` (default `postgres`), on its own connection. */
   query<R extends pg.QueryResultRow = pg.QueryResultRow>(sql: string, values?: readonly unknown[], database?: string): Promise<R[]>;
   /** The server log so far (for failure messages). */
@@ -99,6 +104,7 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
   };
   process.once('exit', stopNow);
   let databases = 0;
+  let schemas = 0;
 
   const url = (database = 'postgres') => `postgres://${SUPERUSER}@${HOST}:${port}/${database}`;
   const query = async <R extends pg.QueryResultRow>(sql: string, values: readonly unknown[] = [], database?: string): Promise<R[]> => {
@@ -122,6 +128,12 @@ export async function startPostgresCluster(options: PostgresClusterOptions = {})
       const database = name ?? `t${databases}_${process.pid}`;
       await query(`CREATE DATABASE ${pg.escapeIdentifier(database)}`);
       return url(database);
+    },
+    async createSchema() {
+      schemas += 1;
+      const schema = `s${schemas}_${process.pid}`;
+      await query(`CREATE SCHEMA ${pg.escapeIdentifier(schema)}`);
+      return { url: `${url()}?options=${encodeURIComponent(`-c search_path=${schema}`)}`, schema };
     },
     log: readLog,
     stop() {
