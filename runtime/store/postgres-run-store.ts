@@ -19,10 +19,10 @@
  */
 import type pg from 'pg';
 import { logError } from '../log.js';
-import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
+import { type ChangeListeners, createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';
-import { createChangeFeed, RUN_CHANGES_CHANNEL } from './postgres-change-feed.js';
+import { type ChangeFeed, createChangeFeed, RUN_CHANGES_CHANNEL } from './postgres-change-feed.js';
 import { redactUrl } from './redact-url.js';
 import { POSTGRES_MIGRATIONS } from './run-store-schema.js';
 import { EXPIRY_BATCH, listRunsStatement, numberPlaceholders, RUN_SQL } from './run-store-sql.js';
@@ -164,11 +164,7 @@ async function migrate(pool: pg.Pool): Promise<{ readonly ok: true } | { readonl
   }
 }
 
-function createStore(
-  pool: pg.Pool,
-  listeners: ReturnType<typeof createChangeListeners>,
-  feed: ReturnType<typeof createChangeFeed>,
-): PostgresRunStore {
+function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed): PostgresRunStore {
   const query = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     pool.query<R>({ ...(typeof statement === 'string' ? { text: statement } : statement), values: values.map(storable) });
   const deleteInBatches = async (statement: string, idleBefore: number): Promise<number> => {
