@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 /**
  * The `sop` command line: `init` (set an app up), `build` (compile the SOPs into typed modules and the bundle),
- * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server) and `bundle` (write
- * the one-file server). Each command lives in its own module and is imported only when chosen, so `serve` never
- * loads the compiler and a no-op `build` never loads ts-morph.
+ * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server), `bundle` (write
+ * the one-file server) and `runs` (the runs in a store and their audit logs). Each command lives in its own
+ * module and is imported only when chosen, so `serve` never loads the compiler and a no-op `build` never loads
+ * ts-morph.
  *
  * Exit codes: 0 ok (warnings allowed), 1 diagnostics or stale output, 2 internal failure or bad usage.
  */
@@ -28,8 +29,15 @@ Commands:
       --http            Streamable HTTP
       --port N          (default 3000)   --host H   (default 127.0.0.1)
       --out DIR         output folder to serve (default: generated)
+      --store URL       where runs live: memory (stdio default), sqlite:PATH (HTTP default: sqlite:.sop/runs.db),
+                        postgres://… (several instances)
+      (sop serve --help lists the rest: run TTL, session cap, bearer tokens, OAuth)
   bundle           Write a one-file MCP server (the compiled agents + the runtime; needs no node_modules)
       --out FILE        (default: sop-server.mjs); run it with node FILE [--http ...]
+  runs list        Runs in a store, most recently active first
+  runs show RUN    One run and its audit log
+      --store URL       memory, sqlite:PATH or postgres://… (default sqlite:./.sop/runs.db)
+      --format text|json
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -45,6 +53,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/inspect.js')).runInspect(rest);
     case 'serve':
       return (await import('./commands/serve.js')).runServe(rest);
+    case 'runs':
+      return (await import('./commands/runs.js')).runRuns(rest);
     case undefined:
     case '-h':
     case '--help':

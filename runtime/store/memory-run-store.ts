@@ -5,31 +5,27 @@
  * the tool functions never mutate state), so they are kept as given, not copied.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import type {
-  AuditEntry,
-  CommitResult,
-  RunChange,
-  RunListQuery,
-  RunRead,
-  RunStore,
-  RunSummary,
-  SessionRecord,
-  StoredRun,
-} from './run-store.js';
+import { logError } from '../log.js';
+import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
+import { auditLimit, listLimit } from './page-limits.js';
+import type { AuditEntry, CommitResult, RunListQuery, RunRead, RunStore, RunSummary, SessionRecord, StoredRun } from './run-store.js';
 
 interface Entry {
   run: StoredRun;
   readonly audit: AuditEntry[];
 }
 
-export function createMemoryRunStore(): RunStore {
+export interface MemoryRunStoreOptions {
+  /** Where a failing change listener is reported (default: the runtime's stderr logger). */
+  readonly onError?: StoreErrorReporter;
+}
+
+export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunStore {
   const runs = new Map<string, Entry>();
   const sessions = new Map<string, SessionRecord>();
   const versions = new Map<string, CompiledSop>();
-  const listeners = new Set<(change: RunChange) => void>();
-  const notify = (change: RunChange): void => {
-    for (const listener of listeners) listener(change);
-  };
+  const listeners = createChangeListeners(options.onError ?? logError);
+  const notify = listeners.emit;
 
   return {
     kind: 'memory',
@@ -71,18 +67,18 @@ export function createMemoryRunStore(): RunStore {
       return expired;
     },
     async list(query: RunListQuery) {
-      const limit = Math.min(Math.max(query.limit ?? 50, 1), 500);
+      const limit = listLimit(query);
       const rows: RunSummary[] = [];
       for (const { run } of runs.values()) {
         if (query.principal !== undefined && run.principal !== query.principal) continue;
-        if (query.before !== undefined && run.updatedAt >= query.before) continue;
+        if (query.before !== undefined && !isBeforeCursor(run, query.before, query.beforeRunId)) continue;
         rows.push(summaryOf(run));
       }
       return rows.sort((a, b) => b.updatedAt - a.updatedAt || (a.runId < b.runId ? -1 : 1)).slice(0, limit);
     },
     async audit(runId, options = {}) {
       const after = options.afterSeq ?? 0;
-      const limit = options.limit ?? 1000;
+      const limit = auditLimit(options.limit);
       return (runs.get(runId)?.audit ?? []).filter((entry) => entry.seq > after).slice(0, limit);
     },
     async putAgentVersion(sop) {
@@ -105,13 +101,17 @@ export function createMemoryRunStore(): RunStore {
       sessions.delete(sessionId);
     },
     subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
+      return listeners.add(listener);
     },
     async close() {
       listeners.clear();
     },
   };
+}
+
+/** Whether `run` comes after the cursor (`before`, `beforeRunId`) in list order (newest first, then by id). */
+function isBeforeCursor(run: StoredRun, before: number, beforeRunId: string | undefined): boolean {
+  return run.updatedAt < before || (run.updatedAt === before && beforeRunId !== undefined && run.runId > beforeRunId);
 }
 
 export function summaryOf(run: StoredRun): RunSummary {

@@ -18,6 +18,9 @@
  *     an older build continues on that build on any instance, after any restart.
  *   - Legacy HTTP sessions (`Mcp-Session-Id`) map to their current run here, not in a process's memory, so any
  *     instance can serve any session.
+ *   - What is written reads back exactly (JSON included, key order kept), with one exception: PostgreSQL text
+ *     cannot hold U+0000, so outside JSON (ids, names, errors) that store turns it into U+FFFD, on writes and
+ *     look-ups alike.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 
@@ -102,6 +105,12 @@ export interface RunListQuery {
   readonly limit?: number;
   /** Paging: only runs active before this `updatedAt` (the last row's value of the previous page). */
   readonly before?: number;
+  /**
+   * Paging, with `before`: the last row's `runId`. Runs active at exactly `before` that sort after it (rows of
+   * one `updatedAt` are ordered by `runId`) are included too, so a page boundary inside one millisecond loses
+   * no run. Without it, the page starts strictly before `before`.
+   */
+  readonly beforeRunId?: string;
 }
 
 export interface SessionRecord {
@@ -151,8 +160,16 @@ export interface RunStore {
   setSessionRun(sessionId: string, runId: string, now: number): Promise<void>;
   closeSession(sessionId: string): Promise<void>;
 
-  /** Calls `listener` after every commit and create of any instance sharing this store; returns unsubscribe. */
+  /**
+   * Calls `listener` after every commit and create of any instance sharing this store; returns unsubscribe.
+   * Changes arrive after they are durable, never for a failed commit. A listener that throws affects neither
+   * the commit nor the other listeners (its error goes to the store's error reporter). Delivery is best-effort
+   * for live views: memory and SQLite tell the listeners of their own process only (synchronously, before the
+   * commit's promise resolves); PostgreSQL tells every instance (LISTEN/NOTIFY), and misses what was committed
+   * while its listening connection was being re-established.
+   */
   subscribe(listener: (change: RunChange) => void): () => void;
+  /** Releases the engine (connections, file handles); no listener is called afterwards. Idempotent. */
   close(): Promise<void>;
 }
 

@@ -1,0 +1,230 @@
+/**
+ * `sop runs list` and `sop runs show RUN`: what the runs in a store are doing, and one run's audit log (every
+ * tool call: when, which tool, its input, the outcome, from → to, how long). Reads any store (`--store URL`,
+ * default the same SQLite file `sop serve --http` writes), so an operator can look at a live server's runs
+ * from another shell: SQLite in WAL mode lets this read while the server writes. Reading never creates a
+ * store: a missing SQLite file is reported, not made.
+ *
+ * Text for people (times in UTC, ISO 8601; inputs shortened; control characters escaped, since inputs come
+ * from a model), `--format json` for scripts (everything, times in ms since the epoch).
+ *
+ * Exit codes: 0 shown; 1 no such store or run, or the store cannot be opened; 2 bad usage.
+ */
+import { existsSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import {
+  DEFAULT_DURABLE_STORE,
+  describeStoreLocation,
+  openRunStore,
+  parseStoreUrl,
+  STORE_FORMS,
+} from '../../runtime/store/open-run-store.js';
+import type { AuditEntry, RunStore, RunSummary, StoredRun } from '../../runtime/store/run-store.js';
+import { findProjectRoot } from '../project-root.js';
+
+const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
+       sop runs show RUN [--store URL] [--format text|json]
+  list         runs, most recently active first: run, principal, agent, calls, current node, last activity
+  show RUN     one run and its audit log: seq, time, tool, outcome, from → to, duration, input
+  --store URL  ${STORE_FORMS}
+               (default ${DEFAULT_DURABLE_STORE} under the app root, as sop serve --http)
+  --principal  only this principal's runs     --limit N  at most N runs (default 50, at most 500)
+`;
+
+type Format = 'text' | 'json';
+
+export type RunsArgs =
+  | { readonly mode: 'list'; readonly store: string; readonly format: Format; readonly principal?: string; readonly limit?: number }
+  | { readonly mode: 'show'; readonly store: string; readonly format: Format; readonly runId: string }
+  | { readonly mode: 'help' }
+  | { readonly mode: 'error'; readonly message: string };
+
+export function parseRunsArgs(args: readonly string[]): RunsArgs {
+  let parsed: ReturnType<typeof parseOptions>;
+  try {
+    parsed = parseOptions(args);
+  } catch (error) {
+    return { mode: 'error', message: (error as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help === true) return { mode: 'help' };
+  const format = values.format ?? 'text';
+  if (format !== 'text' && format !== 'json') return { mode: 'error', message: `--format is text or json, got ${format}` };
+  const store = values.store ?? DEFAULT_DURABLE_STORE;
+  const [command, ...rest] = positionals;
+  if (command === 'list') {
+    if (rest.length > 0) return { mode: 'error', message: `list takes no arguments, got ${rest.join(' ')}` };
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 500)) {
+      return { mode: 'error', message: `--limit needs a number from 1 to 500, got ${values.limit}` };
+    }
+    return {
+      mode: 'list',
+      store,
+      format,
+      ...(values.principal === undefined ? {} : { principal: values.principal }),
+      ...(limit === undefined ? {} : { limit }),
+    };
+  }
+  if (command === 'show') {
+    if (values.principal !== undefined || values.limit !== undefined)
+      return { mode: 'error', message: '--principal and --limit apply to list only' };
+    const [runId, ...extra] = rest;
+    if (runId === undefined || extra.length > 0) return { mode: 'error', message: 'show takes one run id' };
+    return { mode: 'show', store, format, runId };
+  }
+  return { mode: 'error', message: command === undefined ? 'choose list or show' : `unknown runs command '${command}'` };
+}
+
+function parseOptions(args: readonly string[]) {
+  return parseArgs({
+    args: [...args],
+    allowPositionals: true,
+    strict: true,
+    options: {
+      store: { type: 'string' },
+      principal: { type: 'string' },
+      limit: { type: 'string' },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}
+
+export async function runRuns(args: readonly string[]): Promise<number> {
+  const parsed = parseRunsArgs(args);
+  if (parsed.mode === 'help') {
+    process.stderr.write(USAGE);
+    return 0;
+  }
+  if (parsed.mode === 'error') {
+    process.stderr.write(`sop runs: ${parsed.message}\n\n${USAGE}`);
+    return 2;
+  }
+  const root = findProjectRoot(process.cwd());
+  const location = parseStoreUrl(parsed.store, root);
+  if (!location.ok) return fail(location.error);
+  const where = describeStoreLocation(location.location);
+  if (location.location.kind === 'sqlite' && !existsSync(location.location.path)) {
+    return fail(`no run store at ${location.location.path} (sop serve --http creates it with its first run; or pass --store URL)`);
+  }
+  const opened = await openRunStore(parsed.store, { root });
+  if (!opened.ok) return fail(opened.error);
+  try {
+    return parsed.mode === 'list' ? await list(opened.store, where, parsed) : await show(opened.store, where, parsed);
+  } finally {
+    await opened.store.close();
+  }
+}
+
+async function list(store: RunStore, where: string, args: Extract<RunsArgs, { mode: 'list' }>): Promise<number> {
+  const runs = await store.list({
+    ...(args.principal === undefined ? {} : { principal: args.principal }),
+    ...(args.limit === undefined ? {} : { limit: args.limit }),
+  });
+  if (args.format === 'json') {
+    process.stdout.write(`${JSON.stringify({ store: where, runs }, null, 2)}\n`);
+    return 0;
+  }
+  if (runs.length === 0) {
+    process.stdout.write(`no runs in ${where}\n`);
+    return 0;
+  }
+  const header = ['RUN', 'PRINCIPAL', 'AGENT', 'CALLS', 'NODE', 'LAST ACTIVITY'];
+  const rows = runs.map((run: RunSummary) => [
+    run.runId,
+    run.principal,
+    run.agent,
+    String(run.version),
+    run.currentNode ?? '-',
+    isoTime(run.updatedAt),
+  ]);
+  process.stdout.write(table(header, rows));
+  return 0;
+}
+
+async function show(store: RunStore, where: string, args: Extract<RunsArgs, { mode: 'show' }>): Promise<number> {
+  // 0: a run reads as found however long it has been idle; only a sweep removes it.
+  const read = await store.read(args.runId, 0);
+  if (read.status !== 'found') return fail(`no run ${args.runId} in ${where}`);
+  const audit = await wholeAudit(store, args.runId);
+  if (args.format === 'json') {
+    process.stdout.write(`${JSON.stringify({ store: where, run: read.run, audit }, null, 2)}\n`);
+    return 0;
+  }
+  process.stdout.write(`${describeRun(read.run)}\n${auditTable(audit)}`);
+  return 0;
+}
+
+async function wholeAudit(store: RunStore, runId: string): Promise<AuditEntry[]> {
+  const entries: AuditEntry[] = [];
+  for (;;) {
+    const page = await store.audit(runId, { afterSeq: entries.at(-1)?.seq ?? 0 });
+    entries.push(...page);
+    if (page.length === 0) return entries;
+  }
+}
+
+function describeRun(run: StoredRun): string {
+  const facts: [string, string][] = [
+    ['run', run.runId],
+    ['principal', run.principal],
+    ['agent', `${run.agent} (${run.sourceHash})`],
+    ['calls', String(run.version)],
+    ['path', run.state.path.length === 0 ? '-' : run.state.path.join(' → ')],
+    ['todos', run.state.todos.length === 0 ? '-' : run.state.todos.map((todo) => `[${todo.status}] ${todo.content}`).join('; ')],
+    ['started', isoTime(run.createdAt)],
+    ['last call', isoTime(run.updatedAt)],
+  ];
+  const width = Math.max(...facts.map(([name]) => name.length));
+  return facts.map(([name, value]) => `${name.padEnd(width)}  ${printable(value)}\n`).join('');
+}
+
+const INPUT_WIDTH = 80;
+
+function auditTable(audit: readonly AuditEntry[]): string {
+  const header = ['SEQ', 'TIME', 'TOOL', 'OUTCOME', 'FROM → TO', 'DURATION', 'INPUT'];
+  const rows = audit.map((entry) => {
+    const input = entry.input === undefined ? '-' : JSON.stringify(entry.input);
+    const shown = input.length > INPUT_WIDTH ? `${input.slice(0, INPUT_WIDTH - 1)}…` : input;
+    return [
+      String(entry.seq),
+      isoTime(entry.at),
+      entry.tool,
+      entry.error === undefined ? entry.outcome : `${entry.outcome}: ${entry.error}`,
+      `${entry.from ?? '-'} → ${entry.to ?? '-'}`,
+      `${entry.durationMs.toFixed(1)} ms`,
+      shown,
+    ];
+  });
+  return table(header, rows);
+}
+
+/** Columns padded to their widest cell; the last one is not padded. */
+function table(header: readonly string[], rows: readonly (readonly string[])[]): string {
+  const cells = [header, ...rows].map((row) => row.map(printable));
+  const widths = header.map((_, column) => Math.max(...cells.map((row) => [...(row[column] ?? '')].length)));
+  return cells
+    .map((row) =>
+      row
+        .map((cell, column) => (column === row.length - 1 ? cell : cell + ' '.repeat((widths[column] ?? 0) - [...cell].length)))
+        .join('  '),
+    )
+    .join('\n')
+    .concat('\n');
+}
+
+/** Control characters (a terminal would act on them) shown as escapes. */
+function printable(text: string): string {
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+function isoTime(ms: number): string {
+  const date = new Date(ms);
+  return Number.isNaN(date.getTime()) ? String(ms) : date.toISOString();
+}
+
+function fail(message: string): number {
+  process.stderr.write(`sop runs: ${message}\n`);
+  return 1;
+}

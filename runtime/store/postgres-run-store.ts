@@ -1,0 +1,278 @@
+/**
+ * The PostgreSQL `RunStore` (node-postgres): for several instances of `sop serve --http` behind a load
+ * balancer. Every instance opens its own pool on the same database; the database is the only place a run lives.
+ *
+ *   - Schema created and migrated on open, under a transaction-scoped advisory lock: instances starting at
+ *     once apply each migration once, the others wait and find it done (DDL is transactional here).
+ *   - A commit is one statement, so one round trip: a data-modifying CTE does the compare-and-set
+ *     `UPDATE … WHERE run_id = $ AND version = $ RETURNING …`, inserts the audit entry from its row, and
+ *     notifies the other instances, all atomic. Under READ COMMITTED a second commit from the same version
+ *     waits on the row lock, re-checks `version` against the new row and updates nothing. No row back means
+ *     the run is gone or moved on; a second query (only then) tells which.
+ *   - `create` is one statement the same way (run row, first audit entry, notification).
+ *   - The expiry sweep deletes in batches, skipping rows another instance holds (`FOR UPDATE SKIP LOCKED`): two
+ *     instances sweeping at once do not wait for each other, and a run being committed right now is not idle.
+ *   - Changes reach every instance's listeners through LISTEN/NOTIFY (`postgres-change-feed.ts`).
+ *
+ * JSON columns come back as text (a per-pool type parser; the driver's global parsers are left alone) so that
+ * the row mapping is the same as SQLite's.
+ */
+import type pg from 'pg';
+import { logError } from '../log.js';
+import { type ChangeListeners, createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
+import { loadDriver } from './load-driver.js';
+import { auditLimit } from './page-limits.js';
+import { type ChangeFeed, createChangeFeed, RUN_CHANGES_CHANNEL } from './postgres-change-feed.js';
+import { redactUrl } from './redact-url.js';
+import { POSTGRES_MIGRATIONS } from './run-store-schema.js';
+import { EXPIRY_BATCH, listRunsStatement, numberPlaceholders, RUN_SQL } from './run-store-sql.js';
+import type { RunRead, RunStore } from './run-store.js';
+import { CURRENT_SCHEMA_VERSION_SQL, MIGRATIONS_TABLE_DDL, planMigrations, RECORD_MIGRATION_SQL } from './schema-migrations.js';
+import {
+  AUDIT_COLUMNS,
+  auditFromRow,
+  auditValues,
+  currentNodeOf,
+  RUN_COLUMNS,
+  runFromRow,
+  sessionFromRow,
+  sopFromText,
+  storedRunFromRow,
+  summaryFromRow,
+  type AuditRow,
+  type RunRow,
+  type RunRowWithState,
+  type RunSummaryRow,
+  type SessionRow,
+} from './sql-rows.js';
+
+export interface PostgresRunStoreOptions {
+  /** `postgres://user:password@host:port/database?…` (anything node-postgres accepts). */
+  readonly url: string;
+  /** Connections per instance (default 10). */
+  readonly poolSize?: number;
+  /** Where background failures go: idle connections lost, LISTEN reconnects, failing listeners. */
+  readonly onError?: StoreErrorReporter;
+}
+
+export interface PostgresRunStore extends RunStore {
+  readonly kind: 'postgres';
+}
+
+export type PostgresOpen = { readonly ok: true; readonly store: PostgresRunStore } | { readonly ok: false; readonly error: string };
+
+const JSON_TYPE_OID = 114;
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The audit columns after run_id and seq, typed: in `INSERT … SELECT` a parameter's type is not inferred. */
+const AUDIT_PARAMETERS = (first: number) =>
+  ['text', 'json', 'text', 'text', 'text', 'text', 'float8', 'float8'].map((type, i) => `$${first + i}::${type}`).join(', ');
+const NOTIFY = `pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version)::text)`;
+
+const SQL = {
+  commit: {
+    name: 'sop_commit',
+    text: `WITH moved AS (
+        UPDATE sop_runs SET state = $1, current_node = $2, version = version + 1, updated_at = $3
+        WHERE run_id = $4 AND version = $5 RETURNING ${RUN_COLUMNS}
+      ), logged AS (
+        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(6)} FROM moved
+      )
+      SELECT ${RUN_COLUMNS}, ${NOTIFY} FROM moved`,
+  },
+  create: {
+    name: 'sop_create',
+    text: `WITH created AS (
+        ${numberPlaceholders(RUN_SQL.insert)} RETURNING run_id, version
+      ), logged AS (
+        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(9)} FROM created
+      )
+      SELECT ${NOTIFY} FROM created`,
+  },
+  read: { name: 'sop_read', text: numberPlaceholders(RUN_SQL.read) },
+  version: { name: 'sop_version', text: numberPlaceholders(RUN_SQL.version) },
+  auditPage: { name: 'sop_audit_page', text: numberPlaceholders(RUN_SQL.auditPage) },
+  deleteIdleRuns:
+    'DELETE FROM sop_runs WHERE run_id IN ' +
+    '(SELECT run_id FROM sop_runs WHERE updated_at < $1 ORDER BY updated_at LIMIT $2 FOR UPDATE SKIP LOCKED)',
+  deleteIdleSessions: numberPlaceholders(RUN_SQL.deleteIdleSessions),
+  putAgentVersion: numberPlaceholders(RUN_SQL.putAgentVersion),
+  getAgentVersion: numberPlaceholders(RUN_SQL.getAgentVersion),
+  openSession: numberPlaceholders(RUN_SQL.openSession),
+  getSession: numberPlaceholders(RUN_SQL.getSession),
+  setSessionRun: numberPlaceholders(RUN_SQL.setSessionRun),
+  closeSession: numberPlaceholders(RUN_SQL.closeSession),
+  /** One key for every sop-toolkit instance on the database: migrations run one instance at a time. */
+  migrationLock: "SELECT pg_advisory_xact_lock(hashtext('sop-toolkit run store migrations'))",
+} as const;
+
+export async function openPostgresRunStore(options: PostgresRunStoreOptions): Promise<PostgresOpen> {
+  const loaded = await loadDriver('pg', async () => (await import('pg')).default, '--store memory, or --store sqlite:PATH');
+  if (!loaded.ok) return loaded;
+  const driver = loaded.driver;
+  const onError = options.onError ?? logError;
+  const where = redactUrl(options.url);
+  const types = new driver.TypeOverrides();
+  types.setTypeParser(JSON_TYPE_OID, (text: string) => text);
+  const connection = { connectionString: options.url, types, connectionTimeoutMillis: CONNECT_TIMEOUT_MS };
+
+  const pool = new driver.Pool({ ...connection, max: options.poolSize ?? 10, application_name: 'sop-toolkit' });
+  pool.on('error', (error) => onError(`an idle PostgreSQL connection of the run store (${where}) failed`, error));
+  const listeners = createChangeListeners(onError);
+  const feed = createChangeFeed({
+    newClient: () => new driver.Client({ ...connection, application_name: 'sop-toolkit listen', keepAlive: true }),
+    onChange: listeners.emit,
+    onError,
+  });
+  try {
+    const migrated = await migrate(pool);
+    if (!migrated.ok) {
+      await pool.end();
+      return { ok: false, error: `${migrated.error} (${where})` };
+    }
+    await feed.start();
+  } catch (error) {
+    await Promise.allSettled([pool.end(), feed.close()]);
+    return { ok: false, error: `cannot open the PostgreSQL run store at ${where}: ${describeError(error)}` };
+  }
+  return { ok: true, store: createStore(pool, listeners, feed) };
+}
+
+async function migrate(pool: pg.Pool): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }> {
+  const client = await pool.connect();
+  try {
+    await client.query('BEGIN');
+    await client.query(SQL.migrationLock);
+    await client.query(MIGRATIONS_TABLE_DDL);
+    const current = (await client.query<{ version: number }>(CURRENT_SCHEMA_VERSION_SQL)).rows[0]?.version ?? 0;
+    const plan = planMigrations('PostgreSQL', POSTGRES_MIGRATIONS, current);
+    if (!plan.ok) {
+      await client.query('ROLLBACK');
+      return plan;
+    }
+    for (const migration of plan.pending) {
+      for (const statement of migration.statements) await client.query(statement);
+      await client.query(RECORD_MIGRATION_SQL.postgres, [migration.version, migration.name]);
+    }
+    await client.query('COMMIT');
+    return { ok: true };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw error;
+  } finally {
+    client.release();
+  }
+}
+
+function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed): PostgresRunStore {
+  const query = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
+    pool.query<R>({ ...(typeof statement === 'string' ? { text: statement } : statement), values: values.map(storable) });
+  const deleteInBatches = async (statement: string, idleBefore: number): Promise<number> => {
+    let total = 0;
+    for (;;) {
+      const deleted = (await query(statement, [idleBefore, EXPIRY_BATCH])).rowCount ?? 0;
+      total += deleted;
+      if (deleted < EXPIRY_BATCH) return total;
+    }
+  };
+  let closed = false;
+  return {
+    kind: 'postgres',
+    async create(run, first) {
+      const { runId, principal, agent, sourceHash, createdAt, updatedAt, state } = run;
+      const values = [
+        runId,
+        principal,
+        agent,
+        sourceHash,
+        createdAt,
+        updatedAt,
+        JSON.stringify(state),
+        currentNodeOf(state),
+        ...auditValues(first),
+      ];
+      try {
+        await query(SQL.create, values);
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') throw new Error(`run ${runId} already exists`);
+        throw error;
+      }
+      return { ...run, version: 1 };
+    },
+    async read(runId, idleBefore): Promise<RunRead> {
+      const row = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
+      if (row === undefined) return { status: 'unknown' };
+      if (row.updated_at < idleBefore) return { status: 'expired', runId, updatedAt: row.updated_at };
+      return { status: 'found', run: storedRunFromRow(row) };
+    },
+    async commit(runId, expectedVersion, state, audit, now) {
+      const values = [JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
+      const row = (await query<RunRow>(SQL.commit, values)).rows[0];
+      if (row !== undefined) return { ok: true, run: runFromRow(row, state) };
+      const exists = (await query(SQL.version, [runId])).rowCount !== 0;
+      return { ok: false, reason: exists ? 'conflict' : 'missing' };
+    },
+    async expire(idleBefore) {
+      const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
+      await deleteInBatches(SQL.deleteIdleSessions, idleBefore);
+      return runs;
+    },
+    async list(listQuery) {
+      const { sql, values } = listRunsStatement(listQuery);
+      return (await query<RunSummaryRow>(numberPlaceholders(sql), values)).rows.map(summaryFromRow);
+    },
+    async audit(runId, options = {}) {
+      const values = [runId, options.afterSeq ?? 0, auditLimit(options.limit)];
+      return (await query<AuditRow>(SQL.auditPage, values)).rows.map(auditFromRow);
+    },
+    async putAgentVersion(sop) {
+      await query(SQL.putAgentVersion, [sop.sourceHash, sop.meta.agent, JSON.stringify(sop)]);
+    },
+    async getAgentVersion(sourceHash) {
+      const row = (await query<{ sop: string }>(SQL.getAgentVersion, [sourceHash])).rows[0];
+      return row === undefined ? undefined : sopFromText(row.sop);
+    },
+    async openSession(session) {
+      await query(SQL.openSession, [session.sessionId, session.principal, session.runId, session.createdAt, session.updatedAt]);
+    },
+    async getSession(sessionId) {
+      const row = (await query<SessionRow>(SQL.getSession, [sessionId])).rows[0];
+      return row === undefined ? undefined : sessionFromRow(row);
+    },
+    async setSessionRun(sessionId, runId, now) {
+      await query(SQL.setSessionRun, [runId, now, sessionId]);
+    },
+    async closeSession(sessionId) {
+      await query(SQL.closeSession, [sessionId]);
+    },
+    subscribe(listener) {
+      return listeners.add(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      await Promise.all([feed.close(), pool.end()]);
+    },
+  };
+}
+
+type Statement = string | { readonly name: string; readonly text: string };
+
+/**
+ * PostgreSQL text cannot hold U+0000 (the driver's error would fail the call), so every text this store writes
+ * or looks up has it replaced by U+FFFD: a run id, an error message echoing a model's input, a node name. JSON
+ * parameters never contain it raw (JSON.stringify escapes it), so they are unchanged.
+ */
+function storable(value: unknown): unknown {
+  return typeof value === 'string' && value.includes('\u0000') ? value.replaceAll('\u0000', '\uFFFD') : value;
+}
+
+/** A connection error is often an AggregateError with an empty message (one error per address tried). */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  if (error.message !== '') return error.message;
+  const inner = (error as { errors?: unknown[] }).errors?.[0];
+  if (inner instanceof Error && inner.message !== '') return inner.message;
+  return (error as NodeJS.ErrnoException).code ?? error.name;
+}

@@ -1,0 +1,102 @@
+/**
+ * The SQL schema of the durable stores, written once for both engines: only the column types differ, so each
+ * engine is a dialect of the same tables rather than a second copy of them.
+ *
+ *   sop_runs            one row per live run: owner, agent, pinned SOP hash, state (JSON), version, times;
+ *                       `current_node` repeats the last node of the state's path so that listing never parses JSON
+ *   sop_run_audit       one row per tool call, keyed (run_id, seq); seq = the run's version after the call;
+ *                       deleted with its run
+ *   sop_agent_versions  compiled SOPs (JSON) by source hash, for runs pinned to an older build
+ *   sop_sessions        legacy HTTP session id → its principal and current run
+ *
+ * Times are milliseconds since the epoch as floating point (exact for every integer millisecond, and accepting
+ * whatever number the caller passes, as the memory store does). JSON is kept as text (`json`, not `jsonb`, on
+ * PostgreSQL) so that it reads back exactly as written. Names carry a `sop_` prefix: a PostgreSQL database is
+ * often shared with the app's own tables.
+ */
+import type { Migration } from './schema-migrations.js';
+
+interface Dialect {
+  /** A run or session id: compared bytewise on both engines, so list order and paging agree. */
+  readonly id: string;
+  readonly text: string;
+  readonly json: string;
+  readonly integer: string;
+  /** Times (ms since the epoch) and durations. */
+  readonly number: string;
+  /** Appended to every CREATE TABLE. */
+  readonly table: string;
+  /** Appended to the audit table's CREATE TABLE: rows are read by (run_id, seq), so cluster them by it. */
+  readonly clustered: string;
+}
+
+const SQLITE: Dialect = {
+  id: 'TEXT',
+  text: 'TEXT',
+  json: 'TEXT',
+  integer: 'INTEGER',
+  number: 'REAL',
+  table: ' STRICT',
+  clustered: ' STRICT, WITHOUT ROWID',
+};
+
+const POSTGRES: Dialect = {
+  id: 'text COLLATE "C"',
+  text: 'text',
+  json: 'json',
+  integer: 'integer',
+  number: 'double precision',
+  table: '',
+  clustered: '',
+};
+
+function firstSchema(d: Dialect): Migration {
+  return {
+    version: 1,
+    name: 'runs, audit log, pinned agent versions, sessions',
+    statements: [
+      `CREATE TABLE sop_runs (
+        run_id ${d.id} PRIMARY KEY,
+        principal ${d.text} NOT NULL,
+        agent ${d.text} NOT NULL,
+        source_hash ${d.text} NOT NULL,
+        state ${d.json} NOT NULL,
+        current_node ${d.text},
+        version ${d.integer} NOT NULL CHECK (version >= 1),
+        created_at ${d.number} NOT NULL,
+        updated_at ${d.number} NOT NULL
+      )${d.table}`,
+      'CREATE INDEX sop_runs_by_activity ON sop_runs (updated_at DESC, run_id)',
+      'CREATE INDEX sop_runs_by_principal ON sop_runs (principal, updated_at DESC, run_id)',
+      `CREATE TABLE sop_run_audit (
+        run_id ${d.id} NOT NULL REFERENCES sop_runs (run_id) ON DELETE CASCADE,
+        seq ${d.integer} NOT NULL CHECK (seq >= 1),
+        tool ${d.text} NOT NULL,
+        input ${d.json},
+        outcome ${d.text} NOT NULL CHECK (outcome IN ('ok', 'refused', 'error')),
+        from_node ${d.text},
+        to_node ${d.text},
+        error ${d.text},
+        at ${d.number} NOT NULL,
+        duration_ms ${d.number} NOT NULL,
+        PRIMARY KEY (run_id, seq)
+      )${d.clustered}`,
+      `CREATE TABLE sop_agent_versions (
+        source_hash ${d.text} PRIMARY KEY,
+        agent ${d.text} NOT NULL,
+        sop ${d.json} NOT NULL
+      )${d.table}`,
+      `CREATE TABLE sop_sessions (
+        session_id ${d.id} PRIMARY KEY,
+        principal ${d.text} NOT NULL,
+        run_id ${d.id},
+        created_at ${d.number} NOT NULL,
+        updated_at ${d.number} NOT NULL
+      )${d.table}`,
+      'CREATE INDEX sop_sessions_by_activity ON sop_sessions (updated_at)',
+    ],
+  };
+}
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [firstSchema(SQLITE)];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [firstSchema(POSTGRES)];

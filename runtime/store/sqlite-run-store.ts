@@ -1,0 +1,275 @@
+/**
+ * The SQLite `RunStore` (better-sqlite3): the default of `sop serve --http`, one file in the app's data folder.
+ *
+ * Settings, read back from the engine after open:
+ *   - `journal_mode=WAL`: readers never block the writer, and the CLI can read while the server writes.
+ *   - `synchronous=NORMAL` (default) survives a crash of the process (`kill -9`) with nothing lost; only a power
+ *     loss or an OS crash can drop the last commits (the database stays consistent). `FULL` fsyncs the WAL at
+ *     every commit and survives those too, at the cost of one fsync per tool call.
+ *   - `busy_timeout` (5 s): two processes on one host can share the file; a writer waits for the other's short
+ *     transaction instead of failing. Never put the file on a network filesystem (WAL needs shared memory).
+ *   - `foreign_keys=ON`: deleting a run deletes its audit entries.
+ *
+ * better-sqlite3 is synchronous, so every call here is one small prepared statement or one short transaction;
+ * a commit is `BEGIN IMMEDIATE` (the write lock is taken up front, so two writers queue on the busy timeout
+ * rather than deadlock), the compare-and-set `UPDATE … WHERE version = ?`, the audit `INSERT`, `COMMIT`. The
+ * expiry sweep deletes in batches and yields to the event loop between them. Changes are told to listeners
+ * of this process only: another process sharing the file does not hear of them.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type BetterSqlite3 from 'better-sqlite3';
+import { logError } from '../log.js';
+import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
+import { driverFailure, isNativeAddonFailure, loadDriver } from './load-driver.js';
+import { auditLimit } from './page-limits.js';
+import {
+  CURRENT_SCHEMA_VERSION_SQL,
+  MIGRATIONS_TABLE_DDL,
+  planMigrations,
+  RECORD_MIGRATION_SQL,
+  type MigrationPlan,
+} from './schema-migrations.js';
+import { SQLITE_MIGRATIONS } from './run-store-schema.js';
+import { EXPIRY_BATCH, listRunsStatement, RUN_SQL } from './run-store-sql.js';
+import type { AuditEntry, CommitResult, RunRead, RunState, RunStore, StoredRun } from './run-store.js';
+import {
+  auditFromRow,
+  auditValues,
+  currentNodeOf,
+  runFromRow,
+  sessionFromRow,
+  sopFromText,
+  storedRunFromRow,
+  summaryFromRow,
+  type AuditRow,
+  type RunRow,
+  type RunRowWithState,
+  type RunSummaryRow,
+  type SessionRow,
+} from './sql-rows.js';
+
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+export interface SqliteRunStoreOptions {
+  /** The database file; its folder is created when missing. */
+  readonly path: string;
+  readonly synchronous?: SqliteSynchronous;
+  readonly busyTimeoutMs?: number;
+  /** Where a failing change listener is reported (default: the runtime's stderr logger). */
+  readonly onError?: StoreErrorReporter;
+}
+
+export interface SqliteSettings {
+  readonly journalMode: string;
+  readonly synchronous: SqliteSynchronous | `other (${number})`;
+  readonly busyTimeoutMs: number;
+}
+
+export interface SqliteRunStore extends RunStore {
+  readonly kind: 'sqlite';
+  readonly path: string;
+  /** The settings as the engine reports them after open. */
+  readonly settings: SqliteSettings;
+}
+
+export type SqliteOpen = { readonly ok: true; readonly store: SqliteRunStore } | { readonly ok: false; readonly error: string };
+
+const DRIVER = 'better-sqlite3';
+const OTHER_STORES = '--store memory, or --store postgres://…';
+const DEFAULT_BUSY_TIMEOUT_MS = 5000;
+
+export async function openSqliteRunStore(options: SqliteRunStoreOptions): Promise<SqliteOpen> {
+  const loaded = await loadDriver(DRIVER, async () => (await import('better-sqlite3')).default, OTHER_STORES);
+  if (!loaded.ok) return loaded;
+  const { path } = options;
+  const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
+  try {
+    mkdirSync(dirname(path), { recursive: true });
+  } catch (error) {
+    return { ok: false, error: `cannot create the folder of the SQLite run store ${path}: ${(error as Error).message}` };
+  }
+  let db: BetterSqlite3.Database;
+  try {
+    // The native addon is loaded by the first `new Database`: a missing or mismatched binary fails here.
+    db = new loaded.driver(path, { timeout: busyTimeoutMs });
+  } catch (error) {
+    if (isNativeAddonFailure(error)) return { ok: false, error: driverFailure(DRIVER, error, OTHER_STORES) };
+    return { ok: false, error: `cannot open the SQLite run store ${path}: ${(error as Error).message}` };
+  }
+  try {
+    const settings = configure(db, options.synchronous ?? 'NORMAL', busyTimeoutMs);
+    const plan = migrate(db);
+    if (!plan.ok) {
+      db.close();
+      return { ok: false, error: `${plan.error} (${path})` };
+    }
+    return { ok: true, store: createStore(db, path, settings, options.onError ?? logError) };
+  } catch (error) {
+    db.close();
+    return { ok: false, error: `cannot open the SQLite run store ${path}: ${(error as Error).message}` };
+  }
+}
+
+function configure(db: BetterSqlite3.Database, synchronous: SqliteSynchronous, busyTimeoutMs: number): SqliteSettings {
+  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
+  const journalMode = String(db.pragma('journal_mode = WAL', { simple: true }));
+  db.pragma(`synchronous = ${synchronous}`);
+  db.pragma('foreign_keys = ON');
+  const level = Number(db.pragma('synchronous', { simple: true }));
+  return {
+    journalMode,
+    synchronous: level === 1 ? 'NORMAL' : level === 2 ? 'FULL' : `other (${level})`,
+    busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })),
+  };
+}
+
+/** Applies what is missing, all in one write transaction: two processes opening the file at once apply it once. */
+function migrate(db: BetterSqlite3.Database): MigrationPlan {
+  const run = db.transaction((): MigrationPlan => {
+    db.exec(MIGRATIONS_TABLE_DDL);
+    const current = (db.prepare(CURRENT_SCHEMA_VERSION_SQL).get() as { version: number }).version;
+    const plan = planMigrations('SQLite', SQLITE_MIGRATIONS, current);
+    if (!plan.ok) return plan;
+    const record = db.prepare(RECORD_MIGRATION_SQL.sqlite);
+    for (const migration of plan.pending) {
+      for (const statement of migration.statements) db.exec(statement);
+      record.run(migration.version, migration.name);
+    }
+    return plan;
+  });
+  return run.immediate();
+}
+
+function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteSettings, onError: StoreErrorReporter): SqliteRunStore {
+  const statement = {
+    read: db.prepare<[string], RunRowWithState>(RUN_SQL.read),
+    version: db.prepare<[string], { version: number }>(RUN_SQL.version),
+    insert: db.prepare(RUN_SQL.insert),
+    update: db.prepare<unknown[], RunRow>(RUN_SQL.update),
+    insertAudit: db.prepare(RUN_SQL.insertAudit),
+    auditPage: db.prepare<[string, number, number], AuditRow>(RUN_SQL.auditPage),
+    deleteIdleRuns: db.prepare(
+      'DELETE FROM sop_runs WHERE run_id IN (SELECT run_id FROM sop_runs WHERE updated_at < ? ORDER BY updated_at LIMIT ?)',
+    ),
+    deleteIdleSessions: db.prepare(RUN_SQL.deleteIdleSessions),
+    putAgentVersion: db.prepare(RUN_SQL.putAgentVersion),
+    getAgentVersion: db.prepare<[string], { sop: string }>(RUN_SQL.getAgentVersion),
+    openSession: db.prepare(RUN_SQL.openSession),
+    getSession: db.prepare<[string], SessionRow>(RUN_SQL.getSession),
+    setSessionRun: db.prepare(RUN_SQL.setSessionRun),
+    closeSession: db.prepare(RUN_SQL.closeSession),
+  };
+  // One prepared statement per shape of list query (filters present or not): four at most.
+  const listStatements = new Map<string, BetterSqlite3.Statement<unknown[], RunSummaryRow>>();
+  const listeners = createChangeListeners(onError);
+
+  const createTx = db.transaction((run: Omit<StoredRun, 'version'>, first: Omit<AuditEntry, 'seq'>) => {
+    statement.insert.run(
+      run.runId,
+      run.principal,
+      run.agent,
+      run.sourceHash,
+      run.createdAt,
+      run.updatedAt,
+      JSON.stringify(run.state),
+      currentNodeOf(run.state),
+    );
+    statement.insertAudit.run(run.runId, 1, ...auditValues(first));
+  });
+
+  const commitTx = db.transaction(
+    (runId: string, expectedVersion: number, state: RunState, audit: Omit<AuditEntry, 'seq'>, now: number): CommitResult => {
+      const row = statement.update.get(JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion);
+      if (row === undefined) return { ok: false, reason: statement.version.get(runId) === undefined ? 'missing' : 'conflict' };
+      statement.insertAudit.run(runId, row.version, ...auditValues(audit));
+      return { ok: true, run: runFromRow(row, state) };
+    },
+  );
+
+  async function deleteInBatches(remove: BetterSqlite3.Statement, idleBefore: number): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { changes } = remove.run(idleBefore, EXPIRY_BATCH);
+      total += changes;
+      if (changes < EXPIRY_BATCH) return total;
+      await yieldToEventLoop();
+    }
+  }
+
+  let closed = false;
+  return {
+    kind: 'sqlite',
+    path,
+    settings,
+    async create(run, first) {
+      try {
+        createTx.immediate(run, first);
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new Error(`run ${run.runId} already exists`);
+        throw error;
+      }
+      const stored: StoredRun = { ...run, version: 1 };
+      listeners.emit({ runId: run.runId, version: 1 });
+      return stored;
+    },
+    async read(runId, idleBefore): Promise<RunRead> {
+      const row = statement.read.get(runId);
+      if (row === undefined) return { status: 'unknown' };
+      if (row.updated_at < idleBefore) return { status: 'expired', runId, updatedAt: row.updated_at };
+      return { status: 'found', run: storedRunFromRow(row) };
+    },
+    async commit(runId, expectedVersion, state, audit, now) {
+      const result = commitTx.immediate(runId, expectedVersion, state, audit, now);
+      if (result.ok) listeners.emit({ runId, version: result.run.version });
+      return result;
+    },
+    async expire(idleBefore) {
+      const runs = await deleteInBatches(statement.deleteIdleRuns, idleBefore);
+      await deleteInBatches(statement.deleteIdleSessions, idleBefore);
+      return runs;
+    },
+    async list(query) {
+      const { sql, values } = listRunsStatement(query);
+      let prepared = listStatements.get(sql);
+      if (prepared === undefined) {
+        prepared = db.prepare<unknown[], RunSummaryRow>(sql);
+        listStatements.set(sql, prepared);
+      }
+      return prepared.all(...values).map(summaryFromRow);
+    },
+    async audit(runId, options = {}) {
+      return statement.auditPage.all(runId, options.afterSeq ?? 0, auditLimit(options.limit)).map(auditFromRow);
+    },
+    async putAgentVersion(sop) {
+      statement.putAgentVersion.run(sop.sourceHash, sop.meta.agent, JSON.stringify(sop));
+    },
+    async getAgentVersion(sourceHash) {
+      const row = statement.getAgentVersion.get(sourceHash);
+      return row === undefined ? undefined : sopFromText(row.sop);
+    },
+    async openSession(session) {
+      statement.openSession.run(session.sessionId, session.principal, session.runId, session.createdAt, session.updatedAt);
+    },
+    async getSession(sessionId) {
+      const row = statement.getSession.get(sessionId);
+      return row === undefined ? undefined : sessionFromRow(row);
+    },
+    async setSessionRun(sessionId, runId, now) {
+      statement.setSessionRun.run(runId, now, sessionId);
+    },
+    async closeSession(sessionId) {
+      statement.closeSession.run(sessionId);
+    },
+    subscribe(listener) {
+      return listeners.add(listener);
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      listeners.clear();
+      db.close();
+    },
+  };
+}

@@ -1,0 +1,177 @@
+/**
+ * The PostgreSQL store on a real cluster this file starts (one per file: `initdb` into a temp folder, its own
+ * port; each test gets its own database). The contract runs with two pools per database, as two instances of
+ * `sop serve` have; then what is PostgreSQL's own: migrations when instances start together, a commit being one
+ * statement, changes heard across instances and after the listening connection is lost, two instances sweeping
+ * at once, and the errors a user sees.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openRunStore } from '../../../runtime/store/open-run-store.js';
+import { openPostgresRunStore, type PostgresRunStore } from '../../../runtime/store/postgres-run-store.js';
+import type { RunChange, RunStore } from '../../../runtime/store/run-store.js';
+import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
+import { aRun, anAudit, T0, walked } from '../../support/stored-runs.js';
+import { describeRunStoreContract } from './run-store-contract.js';
+
+let cluster: PostgresCluster;
+beforeAll(async () => {
+  // pg_stat_statements shows how many statements a commit takes.
+  cluster = await startPostgresCluster({ settings: { shared_preload_libraries: 'pg_stat_statements' } });
+});
+afterAll(async () => {
+  await cluster?.stop();
+});
+
+async function opened(url: string, onError?: (message: string, error?: unknown) => void): Promise<PostgresRunStore> {
+  const result = await openPostgresRunStore({ url, ...(onError === undefined ? {} : { onError }) });
+  if (!result.ok) throw new Error(result.error);
+  return result.store;
+}
+
+describeRunStoreContract('postgres', {
+  async open(onError) {
+    // A schema per test: as isolated as a database per test, at a fraction of the cost.
+    const { url, schema } = await cluster.createSchema();
+    return {
+      store: await opened(url, onError),
+      peer: () => opened(url, onError),
+      async breakAuditInserts() {
+        const failing = `${schema}.sop_test_break`;
+        await cluster.query(
+          `CREATE FUNCTION ${failing}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'injected failure'; END $$`,
+        );
+        await cluster.query(
+          `CREATE TRIGGER sop_test_break BEFORE INSERT ON ${schema}.sop_run_audit FOR EACH ROW EXECUTE FUNCTION ${failing}()`,
+        );
+      },
+    };
+  },
+  shared: { changesHeardAcrossInstances: true },
+  faults: true,
+  nulInText: 'replaced',
+});
+
+describe('postgres run store: engine', () => {
+  const stores: RunStore[] = [];
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()));
+  });
+  const keep = <S extends RunStore>(store: S): S => {
+    stores.push(store);
+    return store;
+  };
+  const databaseOf = (url: string) => new URL(url).pathname.slice(1);
+
+  it('migrates once when several instances start on an empty database at the same moment', async () => {
+    const url = await cluster.createDatabase();
+    const results = await Promise.all(Array.from({ length: 4 }, () => openPostgresRunStore({ url })));
+    for (const result of results) {
+      expect(result.ok, result.ok ? '' : result.error).toBe(true);
+      if (result.ok) keep(result.store);
+    }
+    expect(await cluster.query('SELECT version, name FROM sop_schema_migrations', [], databaseOf(url))).toEqual([
+      { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
+    ]);
+  });
+
+  it('refuses a database migrated by a newer sop-toolkit, naming what to do', async () => {
+    const url = await cluster.createDatabase();
+    await keep(await opened(url)).close();
+    await cluster.query("INSERT INTO sop_schema_migrations (version, name) VALUES (7, 'from the future')", [], databaseOf(url));
+    const result = await openPostgresRunStore({ url });
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(/schema is at version 7, newer than this sop-toolkit knows \(1\): upgrade sop-toolkit/),
+    });
+  });
+
+  it('commits in one statement: the compare-and-set, the audit entry and the notification, no BEGIN/COMMIT', async () => {
+    const url = await cluster.createDatabase();
+    const database = databaseOf(url);
+    await cluster.query('CREATE EXTENSION pg_stat_statements', [], database);
+    const store = keep(await opened(url));
+    const run = aRun();
+    await store.create(run, anAudit());
+    await cluster.query('SELECT pg_stat_statements_reset()', [], database);
+    for (let version = 1; version <= 10; version += 1) {
+      expect((await store.commit(run.runId, version, walked('START'), anAudit(), T0 + version)).ok).toBe(true);
+    }
+    const statements = await cluster.query<{ query: string; calls: string }>(
+      `SELECT query, calls::text FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
+       WHERE d.datname = $1 AND s.query NOT LIKE '%pg_stat_statements%'`,
+      [database],
+      database,
+    );
+    expect(statements).toHaveLength(1);
+    expect(statements[0]?.calls).toBe('10');
+    expect(statements[0]?.query).toMatch(/^WITH moved AS \(\s*UPDATE sop_runs .* INSERT INTO sop_run_audit .* pg_notify/s);
+  });
+
+  it('hears other instances again after its listening connection is killed', async () => {
+    const url = await cluster.createDatabase();
+    const reported: string[] = [];
+    const listener = keep(await opened(url, (message) => reported.push(message)));
+    const writer = keep(await opened(url));
+    const heard: RunChange[] = [];
+    listener.subscribe((change) => heard.push(change));
+    const run = aRun();
+    await writer.create(run, anAudit());
+    await until(() => heard.length === 1);
+    const killed = await cluster.query<{ killed: boolean }>(
+      "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = 'sop-toolkit listen' AND datname = $1",
+      [databaseOf(url)],
+    );
+    expect(killed).toEqual([{ killed: true }, { killed: true }]); // one listening connection per instance
+    // Until it is back, commits may go unheard; it comes back on its own, and then every commit is heard.
+    let version = 1;
+    await until(async () => {
+      const result = await writer.commit(run.runId, version, walked('START'), anAudit(), T0 + version);
+      if (result.ok) version = result.run.version;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      return heard.some((change) => change.version > 1);
+    });
+    expect(reported.some((message) => /lost its PostgreSQL LISTEN connection; reconnecting/.test(message))).toBe(true);
+    const before = heard.length;
+    await writer.commit(run.runId, version, walked('START'), anAudit(), T0 + 100);
+    await until(() => heard.length === before + 1);
+    expect(heard.at(-1)).toEqual({ runId: run.runId, version: version + 1 });
+  });
+
+  it('lets two instances sweep at once: every idle run goes exactly once, the active ones stay', async () => {
+    const url = await cluster.createDatabase();
+    const [a, b] = [keep(await opened(url)), keep(await opened(url))];
+    for (let i = 0; i < 700; i += 1) await a.create(aRun({ updatedAt: T0 + i }), anAudit());
+    const active = aRun({ updatedAt: T0 + 10_000 });
+    await a.create(active, anAudit());
+    const [left, right] = await Promise.all([a.expire(T0 + 5000), b.expire(T0 + 5000)]);
+    expect((left ?? 0) + (right ?? 0)).toBe(700);
+    expect((await b.list({})).map((row) => row.runId)).toEqual([active.runId]);
+    expect(await cluster.query('SELECT count(*)::int AS n FROM sop_run_audit', [], databaseOf(url))).toEqual([{ n: 1 }]);
+  });
+
+  it('names the server it cannot reach, without the password', async () => {
+    const result = await openPostgresRunStore({ url: 'postgres://sop:hunter2@127.0.0.1:1/runs' });
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^cannot open the PostgreSQL run store at postgres:\/\/sop:\*\*\*@127\.0\.0\.1:1\/runs: .*ECONNREFUSED/),
+    });
+    expect(!result.ok && result.error).not.toContain('hunter2');
+  });
+
+  it('is what --store postgres://… and postgresql://… open', async () => {
+    const url = await cluster.createDatabase();
+    for (const form of [url, url.replace(/^postgres:/, 'postgresql:')]) {
+      const result = await openRunStore(form, { root: '/nowhere' });
+      expect(result.ok && result.store.kind).toBe('postgres');
+      if (result.ok) keep(result.store);
+    }
+  });
+});
+
+async function until(done: () => boolean | Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}

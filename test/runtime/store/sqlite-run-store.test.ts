@@ -1,0 +1,195 @@
+/**
+ * The SQLite store on real files: the contract (two instances = two connections on one file, as two processes
+ * on one host have), then what is SQLite's own: the settings it opens with, the schema and its migrations, files
+ * it must refuse, and two real processes committing to one file at once.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { openSqliteRunStore, type SqliteRunStore, type SqliteRunStoreOptions } from '../../../runtime/store/sqlite-run-store.js';
+import { PROJECT_ROOT } from '../../support/run-cli.js';
+import { aRun, anAudit, T0 } from '../../support/stored-runs.js';
+import { describeRunStoreContract } from './run-store-contract.js';
+
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
+/** A path in a fresh temp folder, under a data folder that does not exist yet. */
+function freshPath(): string {
+  const folder = mkdtempSync(join(tmpdir(), 'sop-sqlite-'));
+  folders.push(folder);
+  return join(folder, 'data', 'runs.db');
+}
+
+async function opened(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
+  const result = await openSqliteRunStore(options);
+  if (!result.ok) throw new Error(result.error);
+  return result.store;
+}
+
+describeRunStoreContract('sqlite', {
+  async open(onError) {
+    const path = freshPath();
+    return {
+      store: await opened({ path, onError }),
+      peer: () => opened({ path, onError }),
+      async breakAuditInserts() {
+        const db = new Database(path);
+        db.exec("CREATE TRIGGER sop_test_break BEFORE INSERT ON sop_run_audit BEGIN SELECT RAISE(ABORT, 'injected failure'); END");
+        db.close();
+      },
+    };
+  },
+  shared: { changesHeardAcrossInstances: false },
+  faults: true,
+  nulInText: 'kept',
+});
+
+describe('sqlite run store: engine', () => {
+  it('opens in WAL mode with synchronous=NORMAL and a busy timeout, FULL when asked, as the engine reports', async () => {
+    const path = freshPath();
+    const store = await opened({ path });
+    expect(store.settings).toEqual({ journalMode: 'wal', synchronous: 'NORMAL', busyTimeoutMs: 5000 });
+    await store.create(aRun(), anAudit());
+    expect(existsSync(`${path}-wal`)).toBe(true);
+    const outside = new Database(path, { readonly: true });
+    expect(outside.pragma('journal_mode', { simple: true })).toBe('wal');
+    outside.close();
+    await store.close();
+    const full = await opened({ path, synchronous: 'FULL', busyTimeoutMs: 250 });
+    expect(full.settings).toEqual({ journalMode: 'wal', synchronous: 'FULL', busyTimeoutMs: 250 });
+    await full.close();
+  });
+
+  it('creates its folder and schema on first open, and applies each migration once however often opened', async () => {
+    const path = freshPath();
+    const stores = [await opened({ path }), await opened({ path })];
+    await Promise.all(stores.map((store) => store.close()));
+    const db = new Database(path, { readonly: true });
+    expect(db.prepare('SELECT version, name FROM sop_schema_migrations').all()).toEqual([
+      { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
+    ]);
+    const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
+    expect(tables).toEqual(['sop_agent_versions', 'sop_run_audit', 'sop_runs', 'sop_schema_migrations', 'sop_sessions']);
+    db.close();
+  });
+
+  it('refuses a database migrated by a newer sop-toolkit, naming what to do, and leaves it as it was', async () => {
+    const path = freshPath();
+    await (await opened({ path })).close();
+    const db = new Database(path);
+    db.prepare("INSERT INTO sop_schema_migrations (version, name) VALUES (2, 'from the future')").run();
+    db.close();
+    const result = await openSqliteRunStore({ path });
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(/schema is at version 2, newer than this sop-toolkit knows \(1\): upgrade/),
+    });
+    expect(!result.ok && result.error).toContain(path);
+  });
+
+  it('refuses a file that is not a SQLite database without touching it', async () => {
+    const path = freshPath();
+    mkdirSync(dirname(path));
+    writeFileSync(path, 'a text file, long enough to have what would be a header. '.repeat(20));
+    const result = await openSqliteRunStore({ path });
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^cannot open the SQLite run store .*runs\.db: file is not a database$/),
+    });
+  });
+
+  it('refuses a path whose folder cannot be made, saying which', async () => {
+    const path = freshPath();
+    const blocker = join(dirname(path), 'blocker');
+    mkdirSync(dirname(path));
+    writeFileSync(blocker, 'a file where a folder should be');
+    const result = await openSqliteRunStore({ path: join(blocker, 'runs.db') });
+    expect(result).toEqual({
+      ok: false,
+      error: expect.stringMatching(/^cannot create the folder of the SQLite run store .*blocker\/runs\.db: /),
+    });
+  });
+
+  it('lets two processes commit to one file at once: every call lands once, none is lost or refused as busy', async () => {
+    const path = freshPath();
+    const store = await opened({ path });
+    await store.create(aRun({ runId: 'shared' }), anAudit());
+    const calls = 400;
+    const children = ['left', 'right'].map((name) => committer(path, name, calls));
+    await Promise.all(children.map((child) => child.ready));
+    for (const child of children) child.go();
+    const results = await Promise.all(children.map((child) => child.done));
+    expect(results.map((result) => result.stderr)).toEqual(['', '']);
+    const counts = results.map((result) => JSON.parse(result.stdout) as { commits: number; conflicts: number });
+    expect(counts.map((count) => count.commits)).toEqual([calls, calls]);
+    // They did overlap: some calls lost a race and were re-decided (else this test would prove nothing).
+    expect(counts[0]!.conflicts + counts[1]!.conflicts).toBeGreaterThan(0);
+    const read = await store.read('shared', 0);
+    expect(read.status === 'found' && read.run.version).toBe(2 * calls + 1);
+    const audit = await store.audit('shared', { limit: 10_000 });
+    expect(audit.map((entry) => entry.seq)).toEqual(Array.from({ length: 2 * calls + 1 }, (_, i) => i + 1));
+    expect(audit.filter((entry) => entry.tool === 'left')).toHaveLength(calls);
+    await store.close();
+  });
+});
+
+interface Committer {
+  /** Resolves once the process has opened the store. */
+  readonly ready: Promise<void>;
+  go(): void;
+  readonly done: Promise<{ readonly stdout: string; readonly stderr: string }>;
+}
+
+/**
+ * A separate Node process that opens the store, waits for "go" on stdin (so that two of them start together),
+ * then makes `calls` successful commits on run `shared`, re-reading after each conflict as the session service
+ * does. Prints its counts as JSON.
+ */
+function committer(path: string, name: string, calls: number): Committer {
+  const script = `
+    const { openSqliteRunStore } = await import(${JSON.stringify(join(PROJECT_ROOT, 'dist/runtime/store/sqlite-run-store.js'))});
+    const opened = await openSqliteRunStore({ path: ${JSON.stringify(path)} });
+    if (!opened.ok) throw new Error(opened.error);
+    const store = opened.store;
+    process.stdout.write('ready\\n');
+    await new Promise((resolve) => process.stdin.once('data', resolve));
+    let commits = 0, conflicts = 0;
+    while (commits < ${calls}) {
+      const read = await store.read('shared', 0);
+      const next = { path: [...read.run.state.path.slice(-3), ${JSON.stringify(name)}], todos: [], visits: {} };
+      const audit = { tool: ${JSON.stringify(name)}, input: { n: commits }, outcome: 'ok', from: null, to: null, at: ${T0}, durationMs: 0 };
+      const result = await store.commit('shared', read.run.version, next, audit, ${T0} + commits);
+      if (result.ok) commits += 1; else conflicts += 1;
+    }
+    await store.close();
+    process.stdout.write(JSON.stringify({ commits, conflicts }));
+    process.stdin.destroy();
+  `;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  let markReady = () => {};
+  const ready = new Promise<void>((resolve) => (markReady = resolve));
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk;
+    if (stdout.startsWith('ready\n')) {
+      stdout = stdout.slice('ready\n'.length);
+      markReady();
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+  const done = new Promise<{ stdout: string; stderr: string }>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', () => {
+      markReady();
+      resolve({ stdout, stderr });
+    });
+  });
+  return { ready, go: () => child.stdin.write('go\n'), done };
+}
