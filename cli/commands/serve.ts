@@ -18,7 +18,7 @@ import { type BundleOrigin, createAgentSource } from '../../runtime/agents/agent
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { stderrLogger } from '../../runtime/service/logger.js';
 import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
-import { createMemoryRunStore } from '../../runtime/store/memory-run-store.js';
+import { DEFAULT_DURABLE_STORE, openRunStore } from '../../runtime/store/open-run-store.js';
 import { bundleFile, locateProject } from '../config.js';
 import { findProjectRoot } from '../project-root.js';
 
@@ -27,6 +27,9 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
   --http             Streamable HTTP at http://H:N/mcp
   --host H           interface to bind (default 127.0.0.1; any other needs --tokens or --oauth-*)
   --port N           port (default 3000; 0 picks a free one)
+  --store URL        where runs live: memory (stdio default: nothing survives the process), sqlite:PATH
+                     (--http default: sqlite:./.sop/runs.db under the app root; ?synchronous=full fsyncs each
+                     commit), postgres://user:password@host:port/db (several instances share the runs)
   --run-ttl T        runs idle longer than T expire (default 24h; e.g. 90s, 30m, 7d)
   --max-sessions N   live sessions this process accepts at most (default 10000)
   --tokens FILE      bearer tokens, one "principal token" per line (HTTP)
@@ -49,6 +52,7 @@ export interface ServeOptions {
   readonly maxLiveSessions?: number;
   readonly watch: boolean;
   readonly out?: string;
+  readonly store?: string;
 }
 
 export type ServeArgs =
@@ -67,6 +71,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   const oauth: { issuer?: string; introspectionUrl?: string; clientId?: string; resource?: string } = {};
   let watch = true;
   let out: string | undefined;
+  let store: string | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
@@ -142,6 +147,12 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--no-watch':
         watch = false;
         break;
+      case '--store': {
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
+        store = given;
+        break;
+      }
       case '--out': {
         const given = value();
         if (given === undefined || given === '') return { mode: 'error', message: '--out needs a folder' };
@@ -155,6 +166,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   const common: ServeOptions = {
     watch,
     ...(out === undefined ? {} : { out }),
+    ...(store === undefined ? {} : { store }),
     ...(runIdleMs === undefined ? {} : { runIdleMs }),
     ...(maxLiveSessions === undefined ? {} : { maxLiveSessions }),
   };
@@ -234,7 +246,13 @@ export async function runServe(args: readonly string[], options: RunServeOptions
   }
   if (parsed.mode === 'stdio') routeConsoleToStderr();
   const logger = stderrLogger();
-  const store = createMemoryRunStore();
+  const storeUrl = parsed.store ?? (parsed.mode === 'stdio' ? 'memory' : DEFAULT_DURABLE_STORE);
+  const opened = await openRunStore(storeUrl, { root: found.projectRoot, onError: logger.error });
+  if (!opened.ok) {
+    process.stderr.write(`sop serve: cannot open the run store: ${opened.error}\n`);
+    return 1;
+  }
+  const { store } = opened;
   const agents = createAgentSource({ origin: found.origin, store, logger });
   const limits = {
     ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),

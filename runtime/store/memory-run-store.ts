@@ -5,7 +5,7 @@
  * the tool functions never mutate state), so they are kept as given, not copied.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { logError } from '../log.js';
+import { stderrLogger } from '../service/logger.js';
 import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { auditLimit, listLimit } from './page-limits.js';
 import type { AuditEntry, CommitResult, RunListQuery, RunRead, RunStore, RunSummary, SessionRecord, StoredRun } from './run-store.js';
@@ -24,7 +24,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
   const runs = new Map<string, Entry>();
   const sessions = new Map<string, SessionRecord>();
   const versions = new Map<string, CompiledSop>();
-  const listeners = createChangeListeners(options.onError ?? logError);
+  const listeners = createChangeListeners(options.onError ?? stderrLogger().error);
   const notify = listeners.emit;
 
   return {

@@ -18,7 +18,7 @@
  * the row mapping is the same as SQLite's.
  */
 import type pg from 'pg';
-import { logError } from '../log.js';
+import { stderrLogger } from '../service/logger.js';
 import { type ChangeListeners, createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';
@@ -110,7 +110,7 @@ export async function openPostgresRunStore(options: PostgresRunStoreOptions): Pr
   const loaded = await loadDriver('pg', async () => (await import('pg')).default, '--store memory, or --store sqlite:PATH');
   if (!loaded.ok) return loaded;
   const driver = loaded.driver;
-  const onError = options.onError ?? logError;
+  const onError = options.onError ?? stderrLogger().error;
   const where = redactUrl(options.url);
   const types = new driver.TypeOverrides();
   types.setTypeParser(JSON_TYPE_OID, (text: string) => text);

@@ -20,7 +20,7 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type BetterSqlite3 from 'better-sqlite3';
-import { logError } from '../log.js';
+import { stderrLogger } from '../service/logger.js';
 import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { driverFailure, isNativeAddonFailure, loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';
@@ -105,7 +105,7 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions): Promis
       db.close();
       return { ok: false, error: `${plan.error} (${path})` };
     }
-    return { ok: true, store: createStore(db, path, settings, options.onError ?? logError) };
+    return { ok: true, store: createStore(db, path, settings, options.onError ?? stderrLogger().error) };
   } catch (error) {
     db.close();
     return { ok: false, error: `cannot open the SQLite run store ${path}: ${(error as Error).message}` };

@@ -9,6 +9,7 @@
  *
  * The steps share one app and run in order, each building on the last, like a user's session.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
@@ -206,7 +207,16 @@ describe('an app that installs the packed toolkit', () => {
     bundle();
     const server = { command: process.execPath, args: ['server.mjs'], cwd: deployed };
     expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the billing month.');
-    const tools = await withHttpServer(process.execPath, ['server.mjs'], deployed, async (client) => {
+    // Without better-sqlite3 beside it, HTTP's durable default cannot open: a clear refusal naming the way out.
+    const noSqlite = spawnSync(process.execPath, ['server.mjs', '--http', '--port', '0'], {
+      cwd: deployed,
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(noSqlite.status).toBe(1);
+    expect(noSqlite.stderr).toContain('the better-sqlite3 package is not installed');
+    expect(noSqlite.stderr).toContain('--store memory');
+    const tools = await withHttpServer(process.execPath, ['server.mjs', '--store', 'memory'], deployed, async (client) => {
       expect(await askPrompt(client)).toBe('Ask for the invoice number and the billing month.');
       return (await client.listTools()).tools.map((tool) => tool.name);
     });
