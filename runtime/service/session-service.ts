@@ -254,6 +254,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       if (read.status === 'unknown') return { error: unknownRun(runId) };
       if (read.status === 'expired') {
         runs.delete(runId);
+        if (read.principal !== caller.principal) return { error: unknownRun(runId) };
         return { error: `Run ${runId} expired: it was idle for more than ${duration(limits.runIdleMs)}. Start a new run with load_graph.` };
       }
       run = read.run;

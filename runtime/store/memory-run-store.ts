@@ -3,6 +3,11 @@
  * for tests. It keeps the contract exactly (compare-and-set, audit in step with the version, idle expiry), so
  * code that works on it works on SQLite and PostgreSQL. Values are immutable by contract (readonly types, and
  * the tool functions never mutate state), so they are kept as given, not copied.
+ *
+ * One difference, because a process's memory is not a database: a run keeps its latest
+ * `maxAuditEntriesPerRun` audit entries (default 10,000), so one very long stdio conversation cannot grow the
+ * server without bound. Its version still counts every call; `audit()` returns the entries kept. A durable
+ * store (SQLite, PostgreSQL) keeps every entry.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { stderrLogger } from '../service/logger.js';
@@ -18,7 +23,11 @@ interface Entry {
 export interface MemoryRunStoreOptions {
   /** Where a failing change listener is reported (default: the runtime's stderr logger). */
   readonly onError?: StoreErrorReporter;
+  /** Audit entries kept per run, the latest (default 10,000). */
+  readonly maxAuditEntriesPerRun?: number;
 }
+
+export const DEFAULT_MAX_AUDIT_ENTRIES = 10_000;
 
 export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunStore {
   const runs = new Map<string, Entry>();
@@ -26,6 +35,9 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
   const versions = new Map<string, CompiledSop>();
   const listeners = createChangeListeners(options.onError ?? stderrLogger().error);
   const notify = listeners.emit;
+  const maxAudit = options.maxAuditEntriesPerRun ?? DEFAULT_MAX_AUDIT_ENTRIES;
+  // Trimmed in batches (a tenth over the cap), so a long conversation costs an occasional splice, not one per call.
+  const trimAt = maxAudit + Math.max(1, Math.floor(maxAudit / 10));
 
   return {
     kind: 'memory',
@@ -39,7 +51,8 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
     async read(runId, idleBefore): Promise<RunRead> {
       const entry = runs.get(runId);
       if (entry === undefined) return { status: 'unknown' };
-      if (entry.run.updatedAt < idleBefore) return { status: 'expired', runId, updatedAt: entry.run.updatedAt };
+      if (entry.run.updatedAt < idleBefore)
+        return { status: 'expired', runId, principal: entry.run.principal, updatedAt: entry.run.updatedAt };
       return { status: 'found', run: entry.run };
     },
     async commit(runId, expectedVersion, state, audit, now): Promise<CommitResult> {
@@ -49,6 +62,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
       const version = expectedVersion + 1;
       entry.run = { ...entry.run, state, version, updatedAt: now };
       entry.audit.push({ ...audit, seq: version });
+      if (entry.audit.length > trimAt) entry.audit.splice(0, entry.audit.length - maxAudit);
       notify({ runId, version });
       return { ok: true, run: entry.run };
     },

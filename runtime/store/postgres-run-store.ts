@@ -202,7 +202,7 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
     async read(runId, idleBefore): Promise<RunRead> {
       const row = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
       if (row === undefined) return { status: 'unknown' };
-      if (row.updated_at < idleBefore) return { status: 'expired', runId, updatedAt: row.updated_at };
+      if (row.updated_at < idleBefore) return { status: 'expired', runId, principal: row.principal, updatedAt: row.updated_at };
       return { status: 'found', run: storedRunFromRow(row) };
     },
     async commit(runId, expectedVersion, state, audit, now) {

@@ -80,7 +80,8 @@ export interface AuditEntry {
 
 export type RunRead =
   | { readonly status: 'found'; readonly run: StoredRun }
-  | { readonly status: 'expired'; readonly runId: string; readonly updatedAt: number }
+  /** `principal` so that another principal is told "unknown", exactly as for a run that never existed. */
+  | { readonly status: 'expired'; readonly runId: string; readonly principal: string; readonly updatedAt: number }
   | { readonly status: 'unknown' };
 
 export type CommitResult = { readonly ok: true; readonly run: StoredRun } | { readonly ok: false; readonly reason: 'conflict' | 'missing' };

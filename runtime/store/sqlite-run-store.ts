@@ -217,7 +217,7 @@ function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteS
     async read(runId, idleBefore): Promise<RunRead> {
       const row = statement.read.get(runId);
       if (row === undefined) return { status: 'unknown' };
-      if (row.updated_at < idleBefore) return { status: 'expired', runId, updatedAt: row.updated_at };
+      if (row.updated_at < idleBefore) return { status: 'expired', runId, principal: row.principal, updatedAt: row.updated_at };
       return { status: 'found', run: storedRunFromRow(row) };
     },
     async commit(runId, expectedVersion, state, audit, now) {

@@ -244,7 +244,12 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       await store.create(idle, anAudit());
       await store.create(fresh, anAudit());
       expect((await store.read(idle.runId, T0)).status).toBe('found'); // last call exactly at the cutoff: not idle
-      expect(await store.read(idle.runId, T0 + 1)).toEqual({ status: 'expired', runId: idle.runId, updatedAt: T0 });
+      expect(await store.read(idle.runId, T0 + 1)).toEqual({
+        status: 'expired',
+        runId: idle.runId,
+        principal: idle.principal,
+        updatedAt: T0,
+      });
       expect(await store.expire(T0 + 1)).toBe(1);
       expect(await store.read(idle.runId, T0 + 1)).toEqual({ status: 'unknown' });
       expect(await store.audit(idle.runId)).toEqual([]);
