@@ -14,6 +14,7 @@
  * (e.g. a network address without authentication); 2 bad usage.
  */
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { createAgentSource } from '../../runtime/agents/agent-source.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { stderrLogger } from '../../runtime/service/logger.js';
@@ -335,6 +336,8 @@ function routeConsoleToStderr(): void {
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
+  // OpenTelemetry's ConsoleSpanExporter prints spans with console.dir.
+  console.dir = (item, options) => void process.stderr.write(`${inspect(item, options)}\n`);
 }
 
 function waitForSignal(): { received: Promise<void>; dispose(): void } {
