@@ -13,6 +13,8 @@
  *      with the call's audit entry if the run is still at the version read (compare-and-set). Another instance
  *      may have moved the run meanwhile: then read it again and decide again, a few times at most. The answer is
  *      returned only after the commit succeeded, so a crash never loses a call that was answered.
+ *      A call that needs no run (`inspect`'s agents and validate views) is answered at once, logged nowhere.
+ * Each call is one OpenTelemetry span (`tracing.ts`), told what the call did to its run once it is committed.
  *
  * A run someone else owns answers exactly like an unknown run. Runs idle longer than `runIdleMs` expire (a
  * sweep deletes them); a process keeps at most `runCacheSize` runs in memory, so idle runs live in the store.
