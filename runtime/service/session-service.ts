@@ -311,7 +311,8 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       return (
         `Serves compiled SOP agents (${names || 'none: run `npx sop build`'}). Call load_graph once with the agent: it starts a run ` +
         'and returns its run_id. Write the plan with todo, then move through the flowchart with goto_node, starting at the entry ' +
-        'node and following the returned edges. Without a session, pass run_id to every call.'
+        'node and following the returned edges. Without a session, pass run_id to every call.' +
+        (inspect === undefined ? '' : ' inspect shows where the run stands without moving it.')
       );
     },
     async callTool(name, args, caller, request = {}) {

@@ -265,7 +265,9 @@ describe('inspect arguments', () => {
     const defaults = fixtureService();
     expect(defaults.tools.find((listed) => listed.name === 'inspect')?.inputSchema.properties).toHaveProperty('view.enum', ['where']);
     await defaults.close();
+    expect(lean.client.getInstructions()).toContain('inspect shows where the run stands without moving it.');
     const none = await connect([]);
     expect((await none.client.listTools()).tools.map((listed) => listed.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+    expect(none.client.getInstructions()).not.toContain('inspect');
   });
 });
