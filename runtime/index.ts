@@ -5,7 +5,8 @@
  *   const store = createMemoryRunStore();
  *   const agents = createAgentSource({ origin: { bundle }, store, logger: stderrLogger() });
  *   const service = createSessionService({ agents, store, projectRoot });
- *   await serveHttp({ service, port: 3000 });
+ *   const page = planRunsPage({ service });          // the live page at /runs (loopback, no authentication)
+ *   await serveHttp({ service, port: 3000, ...(page.on ? { routes: page.routes } : {}) });
  *
  * Explicit, sorted exports: adding one is an API decision.
  */
@@ -17,6 +18,8 @@ export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from './agen
 export { prepareAgent } from './agents/prepared-agent.js';
 export type { BundleRead } from './agents/read-bundle.js';
 export { parseBundle, readBundle } from './agents/read-bundle.js';
+export type { FlowchartMarks } from './diagram/annotate-flowchart.js';
+export { annotateFlowchart } from './diagram/annotate-flowchart.js';
 export type { HttpAuth, IntrospectionOptions } from './http/auth.js';
 export { introspectionAuth, LOCAL_PRINCIPAL, readTokenFile, staticTokenAuth } from './http/auth.js';
 export type { HttpServeOptions, SopHttpServer } from './http/serve-http.js';
@@ -24,10 +27,15 @@ export { MCP_PATH, serveHttp } from './http/serve-http.js';
 export { FLOWCHART_MIME_TYPE, flowchartUri } from './mcp/agent-content.js';
 export type { ServerFactory, ServerInfo } from './mcp/server-factory.js';
 export { createServerFactory } from './mcp/server-factory.js';
+export { PAGE_PATH } from './page/page-paths.js';
+export type { RunsPageOptions } from './page/page-routes.js';
+export type { RunsPagePlan, RunsPagePlanOptions } from './page/runs-page.js';
+export { planRunsPage } from './page/runs-page.js';
 export type { Logger } from './service/logger.js';
 export { silentLogger, stderrLogger } from './service/logger.js';
 export type { Caller, Clock, ServiceLimits, SessionOpening, SessionService, SessionServiceOptions } from './service/session-service.js';
 export { createSessionService, DEFAULT_LIMITS } from './service/session-service.js';
+export type { CallRequest } from './service/tracing.js';
 export type { SopStdioServer, StdioServeOptions } from './stdio/serve-stdio.js';
 export { serveStdio } from './stdio/serve-stdio.js';
 export { createMemoryRunStore } from './store/memory-run-store.js';
@@ -48,6 +56,9 @@ export type {
 export { EMPTY_RUN_STATE } from './store/run-store.js';
 export type { GotoNodeAnswer, MoveAnswer, RefusalAnswer } from './tools/goto-node.js';
 export { gotoNode, validNext } from './tools/goto-node.js';
+export { DEFAULT_INSPECT_VIEWS } from './tools/inspect/inspect-tool.js';
+export type { InspectViewName } from './tools/inspect/inspect-view.js';
+export { INSPECT_VIEWS } from './tools/inspect/inspect-view.js';
 export type { LoadGraphAnswer } from './tools/load-graph.js';
 export type { TodoAnswer } from './tools/todo.js';
 export { MAX_CONTENT, MAX_NOTE, MAX_TODOS, TODO_STATUSES, writeTodos } from './tools/todo.js';

@@ -6,6 +6,7 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
+import { buildPage, PAGE_CLIENT } from './build-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -15,8 +16,10 @@ function* walk(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    if (entry.isDirectory()) yield* walk(p);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
+    // The page's browser script is bundled on its own (build-page.mjs), not transpiled for Node.
+    if (entry.isDirectory()) {
+      if (relative(root, p) !== PAGE_CLIENT) yield* walk(p);
+    } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
   }
 }
 
@@ -36,6 +39,7 @@ for (const r of roots) {
     writeFileSync(target, code);
   }
 }
+buildPage(root, join(out, 'page'));
 // Drop outputs whose source is gone (a deleted SOP must not stay servable).
 for (const r of roots) {
   for (const file of walkJs(join(out, r))) if (!wanted.has(file)) rmSync(file);

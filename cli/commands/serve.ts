@@ -20,6 +20,9 @@ import { stderrLogger } from '../../runtime/service/logger.js';
 import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
 import { DEFAULT_DURABLE_STORE, openRunStore } from '../../runtime/store/open-run-store.js';
 import { bundleFile, locateProject } from '../config.js';
+import { inspect } from 'node:util';
+import { DEFAULT_INSPECT_VIEWS, parseInspectViews } from '../../runtime/tools/inspect/inspect-tool.js';
+import type { InspectViewName } from '../../runtime/tools/inspect/inspect-view.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [options]
@@ -38,6 +41,12 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
                      SOP_OAUTH_CLIENT_SECRET); --oauth-resource URL is this server's URL (default: its /mcp URL)
   --out DIR          the build's output folder holding sop-bundle.json (default: "out" of sop.config.json, or generated)
   --no-watch         do not pick up rebuilt agents while running
+  --inspect VIEWS    views of the read-only inspect tool: where,agents,nodes,search,diagram,validate,
+                     or all, or none (default: where)
+  --no-validate      never offer inspect's validate view (it runs the compiler on request)
+  --page-tokens FILE read-only tokens for the runs page at /runs, one "principal token" per line (HTTP);
+                     needed whenever the server authenticates, else the page is off
+  --no-page          do not serve the runs page
 `;
 
 export interface HttpArgs {
@@ -45,6 +54,8 @@ export interface HttpArgs {
   readonly port: number;
   readonly tokens?: string;
   readonly oauth?: { readonly issuer: string; readonly introspectionUrl: string; readonly clientId: string; readonly resource?: string };
+  readonly pageTokens?: string;
+  readonly page?: false;
 }
 
 export interface ServeOptions {
@@ -53,6 +64,8 @@ export interface ServeOptions {
   readonly watch: boolean;
   readonly out?: string;
   readonly store?: string;
+  /** The views of the inspect tool, when the flags chose them. */
+  readonly inspectViews?: readonly InspectViewName[];
 }
 
 export type ServeArgs =
@@ -72,6 +85,10 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let watch = true;
   let out: string | undefined;
   let store: string | undefined;
+  let inspectViews: readonly InspectViewName[] | undefined;
+  let noValidate = false;
+  let pageTokens: string | undefined;
+  let page = true;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
@@ -159,6 +176,25 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
         out = given;
         break;
       }
+      case '--inspect': {
+        const given = text();
+        const views = typeof given === 'string' ? parseInspectViews(given) : given;
+        if ('error' in views) return { mode: 'error', message: `--inspect: ${views.error}` };
+        inspectViews = views;
+        break;
+      }
+      case '--no-validate':
+        noValidate = true;
+        break;
+      case '--page-tokens': {
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
+        pageTokens = given;
+        break;
+      }
+      case '--no-page':
+        page = false;
+        break;
       default:
         return { mode: 'error', message: `unknown option ${arg}` };
     }
@@ -169,10 +205,18 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     ...(store === undefined ? {} : { store }),
     ...(runIdleMs === undefined ? {} : { runIdleMs }),
     ...(maxLiveSessions === undefined ? {} : { maxLiveSessions }),
+    ...(inspectViews === undefined && !noValidate
+      ? {}
+      : { inspectViews: (inspectViews ?? DEFAULT_INSPECT_VIEWS).filter((view) => !noValidate || view !== 'validate') }),
   };
+  const pageFlags = pageTokens !== undefined || !page;
+  if (pageTokens !== undefined && !page) return { mode: 'error', message: 'choose one of --page-tokens and --no-page' };
   const httpOnly = host !== undefined || port !== undefined || tokens !== undefined || Object.keys(oauth).length > 0;
   if (transport === 'stdio' && httpOnly) return { mode: 'error', message: '--host, --port, --tokens and --oauth-* apply to --http only' };
-  if (transport !== 'http' && !httpOnly) return { mode: 'stdio', ...common };
+  if (transport !== 'http' && !httpOnly) {
+    if (pageFlags) return { mode: 'error', message: '--page-tokens and --no-page apply to --http only' };
+    return { mode: 'stdio', ...common };
+  }
   const oauthGiven = Object.keys(oauth).length > 0;
   if (oauthGiven && (oauth.issuer === undefined || oauth.introspectionUrl === undefined || oauth.clientId === undefined)) {
     return { mode: 'error', message: 'OAuth needs --oauth-issuer, --oauth-introspection and --oauth-client-id' };
@@ -184,6 +228,8 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
     port: port ?? 3000,
     ...common,
     ...(tokens === undefined ? {} : { tokens }),
+    ...(pageTokens === undefined ? {} : { pageTokens }),
+    ...(page ? {} : { page: false as const }),
     ...(oauthGiven
       ? {
           oauth: {
@@ -258,7 +304,14 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),
     ...(parsed.maxLiveSessions === undefined ? {} : { maxLiveSessions: parsed.maxLiveSessions }),
   };
-  const service = createSessionService({ agents, store, projectRoot: found.projectRoot, logger, limits });
+  const service = createSessionService({
+    agents,
+    store,
+    projectRoot: found.projectRoot,
+    logger,
+    limits,
+    ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
+  });
   try {
     return parsed.mode === 'stdio' ? await serveOnStdio(service) : await serveOnHttp(service, parsed);
   } finally {
@@ -280,6 +333,7 @@ async function serveOnStdio(service: SessionService): Promise<number> {
 async function serveOnHttp(service: SessionService, args: HttpArgs): Promise<number> {
   const { serveHttp } = await import('../../runtime/http/serve-http.js');
   const { introspectionAuth, readTokenFile, staticTokenAuth } = await import('../../runtime/http/auth.js');
+  const { planRunsPage } = await import('../../runtime/page/runs-page.js');
   let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
     const urlHost = args.host.includes(':') ? `[${args.host}]` : args.host;
@@ -293,9 +347,20 @@ async function serveOnHttp(service: SessionService, args: HttpArgs): Promise<num
               resource: args.oauth.resource ?? `http://${urlHost}:${args.port}/mcp`,
             })
           : undefined;
-    server = await serveHttp({ service, host: args.host, port: args.port, ...(auth === undefined ? {} : { auth }) });
+    const page =
+      args.page === false
+        ? { on: false as const, auth, reason: '--no-page' }
+        : planRunsPage({ service, auth, pageTokens: args.pageTokens === undefined ? undefined : readTokenFile(args.pageTokens) });
+    server = await serveHttp({
+      service,
+      host: args.host,
+      port: args.port,
+      ...(page.auth === undefined ? {} : { auth: page.auth }),
+      ...(page.on ? { routes: page.routes } : {}),
+    });
+    const pageLine = page.on ? `the runs page at ${new URL(page.path, server.url).href}` : `the runs page is off: ${page.reason}`;
     process.stderr.write(
-      `sop serve: ${service.catalog().entries.length} agent(s) at ${server.url}; runs in ${service.store.kind}; ${auth?.description ?? 'no authentication (loopback only)'}\n`,
+      `sop serve: ${service.catalog().entries.length} agent(s) at ${server.url}; runs in ${service.store.kind}; ${page.auth?.description ?? 'no authentication (loopback only)'}; ${pageLine}\n`,
     );
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
@@ -321,6 +386,8 @@ function routeConsoleToStderr(): void {
   console.log = toStderr;
   console.info = toStderr;
   console.debug = toStderr;
+  // OpenTelemetry's ConsoleSpanExporter prints spans with console.dir.
+  console.dir = (item, options) => void process.stderr.write(`${inspect(item, options)}\n`);
 }
 
 function waitForSignal(): { received: Promise<void>; dispose(): void } {

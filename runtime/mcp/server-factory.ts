@@ -38,7 +38,9 @@ export function createServerFactory(service: SessionService, info: ServerInfo = 
   return (caller) => {
     const server = new Server(info, { capabilities: CAPABILITIES, instructions: service.instructions(), jsonSchemaValidator: validator });
     server.setRequestHandler(ListToolsRequestSchema, listTools);
-    server.setRequestHandler(CallToolRequestSchema, (request) => service.callTool(request.params.name, request.params.arguments, caller));
+    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+      service.callTool(request.params.name, request.params.arguments, caller, { meta: request.params._meta, requestId: extra.requestId }),
+    );
     installContent(server);
     return server;
   };

@@ -13,17 +13,22 @@
  *      with the call's audit entry if the run is still at the version read (compare-and-set). Another instance
  *      may have moved the run meanwhile: then read it again and decide again, a few times at most. The answer is
  *      returned only after the commit succeeded, so a crash never loses a call that was answered.
+ *      A call that needs no run (`inspect`'s agents and validate views) is answered at once, logged nowhere.
+ * Each call is one OpenTelemetry span (`tracing.ts`), told what the call did to its run once it is committed.
  *
  * A run someone else owns answers exactly like an unknown run. Runs idle longer than `runIdleMs` expire (a
  * sweep deletes them); a process keeps at most `runCacheSize` runs in memory, so idle runs live in the store.
  */
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tracer } from '@opentelemetry/api';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { selectAgent } from '../agents/select-agent.js';
 import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
 import { type AuditEntry, EMPTY_RUN_STATE, type RunStore, type StoredRun } from '../store/run-store.js';
+import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
+import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
 import { LOAD_GRAPH_TOOL, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
@@ -31,6 +36,7 @@ import { newRunId, newSessionId } from './ids.js';
 import { createKeyedQueue } from './keyed-queue.js';
 import { type Logger, stderrLogger } from './logger.js';
 import { createLruMap } from './lru-map.js';
+import { type CallRequest, createToolTracing, type ToolCallSpan } from './tracing.js';
 
 export interface Clock {
   now(): number;
@@ -70,6 +76,10 @@ export interface SessionServiceOptions {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly limits?: Partial<ServiceLimits>;
+  /** The views of the `inspect` tool (default: `where`); none leaves the tool out of the list. */
+  readonly inspectViews?: readonly InspectViewName[];
+  /** Where tool-call spans go (default: the global OpenTelemetry API's tracer, a no-op until an SDK is registered). */
+  readonly tracer?: Tracer;
 }
 
 export type SessionOpening = { readonly ok: true; readonly sessionId: string } | { readonly ok: false; readonly error: string };
@@ -84,8 +94,11 @@ export interface SessionService {
   catalog(): AgentCatalog;
   /** What the server tells a client at `initialize`. */
   instructions(): string;
-  /** Answers one `tools/call`. Throws `McpError` only for an unknown tool name; every other problem is an answer. */
-  callTool(name: string, args: unknown, caller: Caller): Promise<CallToolResult>;
+  /**
+   * Answers one `tools/call`. Throws `McpError` only for an unknown tool name; every other problem is an answer.
+   * `request` carries the call's `_meta` (a W3C `traceparent` there parents its span) and JSON-RPC id.
+   */
+  callTool(name: string, args: unknown, caller: Caller, request?: CallRequest): Promise<CallToolResult>;
   openSession(principal: string): Promise<SessionOpening>;
   /** Whether the session exists and belongs to `principal`. */
   hasSession(sessionId: string, principal: string): Promise<boolean>;
@@ -101,9 +114,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const clock = options.clock ?? { now: () => Date.now() };
   const logger = options.logger ?? stderrLogger();
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
-  const runTools = new Map(RUN_TOOLS.map((tool) => [tool.name, tool]));
+  const inspect = inspectTool(options.inspectViews ?? DEFAULT_INSPECT_VIEWS);
+  const allRunTools = inspect === undefined ? RUN_TOOLS : [...RUN_TOOLS, inspect];
+  const runTools = new Map(allRunTools.map((tool) => [tool.name, tool]));
   const toolNames = [LOAD_GRAPH_TOOL.name, ...runTools.keys()];
-  const tools = [LOAD_GRAPH_TOOL, ...RUN_TOOLS].map(listed);
+  const tools = [LOAD_GRAPH_TOOL, ...allRunTools].map(listed);
+  const tracing = createToolTracing(options.tracer);
   const queue = createKeyedQueue();
   const runs = createLruMap<string, StoredRun>(limits.runCacheSize);
   /** Sessions this process opened or served, by last use: the live-session cap counts them. */
@@ -127,7 +143,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   );
   sweepTimer.unref();
 
-  async function startRun(args: unknown, caller: Caller, started: number): Promise<CallToolResult> {
+  async function startRun(args: unknown, caller: Caller, started: number, span: ToolCallSpan): Promise<CallToolResult> {
     const parsed = loadGraphInput.safeParse(args ?? {});
     if (!parsed.success) return answerOf(invalidArguments(LOAD_GRAPH_TOOL, parsed.error.issues));
     const selected = await selectAgent(agents.current(), projectRoot, parsed.data);
@@ -156,6 +172,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         { tool: LOAD_GRAPH_TOOL.name, input: args, outcome: 'ok', from: null, to: null, at: started, durationMs: now - started },
       );
       runs.set(runId, run);
+      span.committed({ runId, agent: agent.name, step: run.version, from: null, to: null, outcome: 'ok' });
       if (caller.sessionId !== undefined) await store.setSessionRun(caller.sessionId, runId, now);
     } catch (error) {
       return storeFailure(LOAD_GRAPH_TOOL.name, error);
@@ -163,8 +180,16 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     return answerOf(outcome);
   }
 
-  async function callOnRun(tool: RunTool<{ run_id?: string | undefined }>, args: unknown, caller: Caller, started: number) {
+  async function callOnRun(
+    tool: RunTool<{ run_id?: string | undefined }>,
+    args: unknown,
+    caller: Caller,
+    started: number,
+    span: ToolCallSpan,
+  ) {
     const parsed = tool.inputSchema.safeParse(args ?? {});
+    const runless = parsed.success ? tool.runless?.(parsed.data, { catalog: agents.current(), now: () => clock.now() }) : undefined;
+    if (runless !== undefined) return answerOf(await runless);
     const named = parsed.success ? parsed.data.run_id : runIdIn(args);
     let runId = named;
     if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
@@ -179,8 +204,8 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     const id = runId;
     // Within a session the call already holds the session's turn; runs named without one are queued by run.
     return caller.sessionId === undefined
-      ? queue.run(id, () => decideAndCommit(tool, parsed, args, id, caller, started))
-      : decideAndCommit(tool, parsed, args, id, caller, started);
+      ? queue.run(id, () => decideAndCommit(tool, parsed, args, id, caller, started, span))
+      : decideAndCommit(tool, parsed, args, id, caller, started, span);
   }
 
   async function decideAndCommit(
@@ -190,6 +215,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     runId: string,
     caller: Caller,
     started: number,
+    span: ToolCallSpan,
   ): Promise<CallToolResult> {
     for (let attempt = 0; attempt < limits.commitAttempts; attempt += 1) {
       let run: StoredRun | { readonly error: string };
@@ -205,7 +231,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       else if (!parsed.success) outcome = invalidArguments(tool, parsed.error.issues, run.state);
       else {
         try {
-          outcome = tool.run(pinned.agent, run.state, parsed.data);
+          outcome = tool.run(pinned.agent, run.state, parsed.data, { runId, version: run.version });
         } catch (error) {
           logger.error(`internal error in ${tool.name}`, error);
           outcome = fail(run.state, { error: `Internal error in ${tool.name}: ${reason(error)}. The run is unchanged.` });
@@ -231,6 +257,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       }
       if (committed.ok) {
         runs.set(runId, committed.run);
+        span.committed({ runId, agent: run.agent, step: committed.run.version, from: audit.from, to: audit.to, outcome: audit.outcome });
         return answerOf(outcome);
       }
       runs.delete(runId);
@@ -285,22 +312,32 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       return (
         `Serves compiled SOP agents (${names || 'none: run `npx sop build`'}). Call load_graph once with the agent: it starts a run ` +
         'and returns its run_id. Write the plan with todo, then move through the flowchart with goto_node, starting at the entry ' +
-        'node and following the returned edges. Without a session, pass run_id to every call.'
+        'node and following the returned edges. Without a session, pass run_id to every call.' +
+        (inspect === undefined ? '' : ' inspect shows where the run stands without moving it.')
       );
     },
-    async callTool(name, args, caller) {
+    async callTool(name, args, caller, request = {}) {
+      const span = tracing.start(name, args, caller.sessionId, request);
       const tool = name === LOAD_GRAPH_TOOL.name ? undefined : runTools.get(name);
       if (name !== LOAD_GRAPH_TOOL.name && tool === undefined) {
-        throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
+        const error = new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
+        span.fail(error);
+        throw error;
       }
       const call = (): Promise<CallToolResult> => {
         const started = clock.now();
-        return tool === undefined ? startRun(args, caller, started) : callOnRun(tool, args, caller, started);
+        return tool === undefined ? startRun(args, caller, started, span) : callOnRun(tool, args, caller, started, span);
       };
-      if (caller.sessionId === undefined) return call();
       // A session's calls apply in the order they came (a client may pipeline load_graph and the moves after it).
-      liveSessions.set(caller.sessionId, clock.now());
-      return queue.run(caller.sessionId, call);
+      if (caller.sessionId !== undefined) liveSessions.set(caller.sessionId, clock.now());
+      try {
+        const result = await (caller.sessionId === undefined ? call() : queue.run(caller.sessionId, call));
+        span.end(result);
+        return result;
+      } catch (error) {
+        span.fail(error);
+        throw error;
+      }
     },
     async openSession(principal) {
       if (liveSessions.size >= limits.maxLiveSessions) await sweep();

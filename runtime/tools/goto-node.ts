@@ -38,7 +38,7 @@ export const gotoNodeInput = z.strictObject({
 export type GotoNodeInput = z.output<typeof gotoNodeInput>;
 
 const exampleSchema = z.object({ user: z.string(), agent: z.string() });
-const nodeSchema = z.object({
+export const nodeSchema = z.object({
   id: z.string(),
   type: z.string().describe('Mermaid shape: stadium, rectangle, rhombus, …'),
   description: z.string(),
@@ -46,7 +46,7 @@ const nodeSchema = z.object({
   tools: z.array(z.string()).optional(),
   examples: z.array(exampleSchema).optional(),
 });
-const edgeSchema = z.object({ to: z.string(), condition: z.string().nullable() });
+export const edgeSchema = z.object({ to: z.string(), condition: z.string().nullable() });
 
 const moveAnswerSchema = z.object({
   node: nodeSchema,

@@ -2,9 +2,12 @@
  * The tools as MCP lists them: name, title, description and schemas, and for the tools that act on a run the
  * pure function that answers them. `load_graph` starts runs, so the session service handles it itself (it needs
  * the catalog and the store); every other tool is `(agent, state, input) → outcome` on the run the call names.
+ * A tool may also answer some calls without a run (`inspect`'s agent list and SOP validation): those need no
+ * `load_graph` first and leave no audit entry, since there is no run to log them in.
  * Immutable definitions: the service renders the `tools/list` answer from them once.
  */
 import type { z } from 'zod';
+import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { GOTO_NODE, gotoNode, gotoNodeDescription, gotoNodeInput, gotoNodeOutput } from './goto-node.js';
@@ -20,10 +23,27 @@ export interface ToolDefinition {
   readonly outputSchema: z.ZodType;
 }
 
+/** Which run a call acts on and how far it is: for answers that report it (`inspect`'s where). */
+export interface RunFacts {
+  readonly runId: string;
+  /** Calls committed on the run before this one. */
+  readonly version: number;
+}
+
+/** What a call answered without a run may read. */
+export interface RunlessContext {
+  /** The agents new runs start on. */
+  readonly catalog: AgentCatalog;
+  /** The service's clock (ms since the epoch). */
+  now(): number;
+}
+
 /** A tool that acts on one run: pure, given the run's agent (its pinned version) and state. */
 export interface RunTool<Input extends { readonly run_id?: string | undefined }> extends ToolDefinition {
   readonly inputSchema: z.ZodType<Input>;
-  run(agent: PreparedAgent, state: RunState, input: Input): ToolOutcome<object>;
+  run(agent: PreparedAgent, state: RunState, input: Input, run: RunFacts): ToolOutcome<object>;
+  /** Answers a call that needs no run, or returns undefined when this call acts on one. */
+  runless?(input: Input, context: RunlessContext): Promise<ToolOutcome<object>> | undefined;
 }
 
 export const LOAD_GRAPH_TOOL: ToolDefinition = {

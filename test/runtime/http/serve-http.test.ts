@@ -109,7 +109,7 @@ describe('Streamable HTTP', () => {
       structuredContent: { error: expect.stringMatching(/^No run: call load_graph first/) },
     });
     const listed = await sessionless('tools/list', {});
-    expect(listed.result?.tools.map((tool: { name: string }) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+    expect(listed.result?.tools.map((tool: { name: string }) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo', 'inspect']);
   });
 
   it('answers an unknown tool with JSON-RPC -32602 over HTTP too', async () => {

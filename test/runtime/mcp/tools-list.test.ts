@@ -14,9 +14,9 @@ describe('the MCP surface', () => {
     expect(session.client.getInstructions()).toContain('support_desk, tiny_flow');
   });
 
-  it('lists the three tools, each with a description and object input and output schemas', async () => {
+  it('lists the four tools, each with a description and object input and output schemas', async () => {
     const { tools } = await session.client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo']);
+    expect(tools.map((tool) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo', 'inspect']);
     for (const tool of tools) {
       expect(tool.description?.length).toBeGreaterThan(40);
       expect(tool.inputSchema.type).toBe('object');
@@ -49,7 +49,7 @@ describe('the MCP surface', () => {
     await expect(call).rejects.toBeInstanceOf(McpError);
     await expect(call).rejects.toMatchObject({
       code: -32602,
-      message: expect.stringContaining('Unknown tool: no_such_tool. Available tools: load_graph, goto_node, todo'),
+      message: expect.stringContaining('Unknown tool: no_such_tool. Available tools: load_graph, goto_node, todo, inspect'),
     });
   });
 

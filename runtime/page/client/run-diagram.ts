@@ -1,0 +1,61 @@
+/**
+ * Draws a run's flowchart with Mermaid (the copy served from /runs/assets, never a CDN) into its container. A
+ * render takes tens of milliseconds and updates can arrive faster: renders run one at a time, and only the
+ * newest pending one runs next, so the diagram always ends on the latest state.
+ */
+
+interface Mermaid {
+  initialize(config: Record<string, unknown>): void;
+  render(id: string, text: string): Promise<{ svg: string }>;
+}
+
+declare const mermaid: Mermaid;
+
+export interface DiagramFacts {
+  readonly currentNode: string | null;
+  readonly step: number;
+}
+
+export interface RunDiagram {
+  show(source: string, facts: DiagramFacts): void;
+}
+
+export function runDiagram(container: HTMLElement): RunDiagram {
+  mermaid.initialize({ startOnLoad: false, securityLevel: 'strict', theme: 'default', flowchart: { useMaxWidth: true } });
+  let next: { source: string; facts: DiagramFacts } | undefined;
+  let drawing = false;
+  let shown = '';
+  let renders = 0;
+
+  async function draw(): Promise<void> {
+    drawing = true;
+    while (next !== undefined) {
+      const { source, facts } = next;
+      next = undefined;
+      try {
+        if (source !== shown) {
+          renders += 1;
+          const { svg } = await mermaid.render(`sop-diagram-${renders}`, source);
+          // Mermaid's output, sanitised by Mermaid itself (securityLevel strict): the flowchart is the author's.
+          container.innerHTML = svg;
+          shown = source;
+        }
+        container.dataset['currentNode'] = facts.currentNode ?? '';
+        container.dataset['step'] = String(facts.step);
+        container.dataset['problem'] = '';
+      } catch (error) {
+        container.dataset['problem'] = error instanceof Error ? error.message : String(error);
+        container.textContent = `Mermaid could not draw this flowchart: ${container.dataset['problem']}`;
+        shown = '';
+      }
+    }
+    drawing = false;
+  }
+
+  return {
+    show(source, facts) {
+      next = { source, facts };
+      if (!drawing) void draw();
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * What the live page shows of runs, read from the run store: a row per run (agent, step, status, last
+ * activity) and, for one run, its state, the flowchart of the SOP version it is pinned to and its audit log.
+ * A run's version comes from the store (every version a run starts on is kept there), so the page draws the
+ * flowchart the run is actually following even after a rebuild changed the SOP. Versions are immutable by hash,
+ * so the few the page has read are kept in a small LRU owned by this object (one per page).
+ */
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+import type { AgentCatalog } from '../agents/agent-catalog.js';
+import { createLruMap } from '../service/lru-map.js';
+import type { AuditEntry, RunStore, RunSummary, StoredRun, TodoItem } from '../store/run-store.js';
+
+export type RunStatus = 'new' | 'active' | 'done' | 'expired';
+
+export interface RunRow {
+  readonly run_id: string;
+  readonly agent: string;
+  readonly source_hash: string;
+  /** Calls committed on the run (its audit entries). */
+  readonly step: number;
+  readonly current_node: string | null;
+  /** new: no move yet; done: at a terminal node; expired: idle past the TTL (deleted at the next sweep). */
+  readonly status: RunStatus;
+  readonly created_at: number;
+  readonly updated_at: number;
+}
+
+export interface RunDetail extends RunRow {
+  readonly path: readonly string[];
+  readonly todos: readonly TodoItem[];
+}
+
+/** What the page needs of the SOP version a run is pinned to. */
+export interface RunSop {
+  readonly agent: string;
+  readonly version: string;
+  readonly source_file: string;
+  readonly flowchart: string;
+  readonly node_ids: readonly string[];
+  readonly entry_node: string;
+  readonly terminal_nodes: readonly string[];
+}
+
+export interface RunRows {
+  row(run: RunSummary | StoredRun): Promise<RunRow>;
+  detail(run: StoredRun): Promise<RunDetail>;
+  sop(run: StoredRun): Promise<RunSop | null>;
+  /** At most `limit` entries after `afterSeq`; `more` when the log goes on. */
+  audit(runId: string, afterSeq: number, limit: number): Promise<{ readonly entries: readonly AuditEntry[]; readonly more: boolean }>;
+}
+
+export interface RunRowsOptions {
+  readonly store: RunStore;
+  readonly catalog: () => AgentCatalog;
+  /** Runs idle since before this are shown as expired. */
+  readonly idleBefore: () => number;
+}
+
+const KEPT_VERSIONS = 32;
+
+export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): RunRows {
+  const versions = createLruMap<string, CompiledSop>(KEPT_VERSIONS);
+
+  async function versionOf(agent: string, sourceHash: string): Promise<CompiledSop | undefined> {
+    const kept = versions.get(sourceHash);
+    if (kept !== undefined) return kept;
+    const current = catalog().byName(agent);
+    const found = current?.sourceHash === sourceHash ? current : await store.getAgentVersion(sourceHash);
+    if (found !== undefined && found.meta.agent === agent) {
+      versions.set(sourceHash, found);
+      return found;
+    }
+    return undefined;
+  }
+
+  async function row(run: RunSummary | StoredRun): Promise<RunRow> {
+    const current = 'currentNode' in run ? run.currentNode : (run.state.path.at(-1) ?? null);
+    const sop = await versionOf(run.agent, run.sourceHash);
+    const status: RunStatus =
+      run.updatedAt < idleBefore()
+        ? 'expired'
+        : current === null
+          ? 'new'
+          : sop?.terminalNodes.includes(current) === true
+            ? 'done'
+            : 'active';
+    return {
+      run_id: run.runId,
+      agent: run.agent,
+      source_hash: run.sourceHash,
+      step: run.version,
+      current_node: current,
+      status,
+      created_at: run.createdAt,
+      updated_at: run.updatedAt,
+    };
+  }
+
+  return {
+    row,
+    async detail(run) {
+      return { ...(await row(run)), path: run.state.path, todos: run.state.todos };
+    },
+    async sop(run) {
+      const sop = await versionOf(run.agent, run.sourceHash);
+      if (sop === undefined) return null;
+      return {
+        agent: sop.meta.agent,
+        version: sop.meta.version,
+        source_file: sop.sourceFile,
+        flowchart: sop.flowchart,
+        node_ids: sop.nodeIds,
+        entry_node: sop.transitions.entry,
+        terminal_nodes: sop.terminalNodes,
+      };
+    },
+    async audit(runId, afterSeq, limit) {
+      const entries = await store.audit(runId, { afterSeq, limit: limit + 1 });
+      return { entries: entries.slice(0, limit), more: entries.length > limit };
+    },
+  };
+}

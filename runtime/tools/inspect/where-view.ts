@@ -1,0 +1,54 @@
+/**
+ * `inspect` view `where`: where the run stands, without moving. Today an agent that lost track (a compacted
+ * context, a resumed conversation) could only find out by moving; this answers from the committed run: the
+ * current node with its instructions (what `goto_node` answered on entering it), its edges, every legal next
+ * move, the path, the todos still open, and the call's step number in the run's audit log. It changes nothing;
+ * the call is still committed and logged, so the log shows when the agent looked.
+ */
+import { z } from 'zod';
+import { edgeSchema, nodeSchema, validNext } from '../goto-node.js';
+import { succeed } from '../tool-outcome.js';
+import type { RunView } from './inspect-view.js';
+
+const todoSchema = z.object({
+  content: z.string(),
+  status: z.enum(['pending', 'in_progress']),
+  completion_node: z.string().optional(),
+  note: z.string().optional(),
+});
+
+const whereAnswer = z.object({
+  run_id: z.string(),
+  agent: z.string(),
+  current_node: nodeSchema.nullable().describe('null before the first goto_node'),
+  edges: z.array(edgeSchema),
+  valid_next: z.array(z.string()),
+  path: z.array(z.string()),
+  open_todos: z.array(todoSchema),
+  step: z.number().int().describe("This call's number in the run's audit log."),
+});
+
+export const whereView: RunView = {
+  name: 'where',
+  summary: 'where (default): the current node and its instructions, edges, legal next moves, path, open todos, step',
+  fields: {},
+  required: [],
+  answer: whereAnswer,
+  onRun(agent, state, _input, run) {
+    const current = state.path.at(-1);
+    const node = current === undefined ? undefined : agent.nodes.get(current);
+    return succeed(
+      {
+        run_id: run.runId,
+        agent: agent.name,
+        current_node: node?.node ?? null,
+        edges: node?.edges ?? [],
+        valid_next: validNext(agent, state),
+        path: state.path,
+        open_todos: state.todos.filter((todo) => todo.status !== 'completed'),
+        step: run.version + 1,
+      },
+      state,
+    );
+  },
+};
