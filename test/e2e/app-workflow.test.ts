@@ -229,7 +229,7 @@ describe('an app that installs the packed toolkit', () => {
       expect(await askPrompt(client)).toBe('Ask for the invoice number and the billing month.');
       return (await client.listTools()).tools.map((tool) => tool.name);
     });
-    expect(tools).toEqual(['load_graph', 'goto_node', 'todo']);
+    expect(tools).toEqual(['load_graph', 'goto_node', 'todo', 'inspect']);
 
     editPrompt('and the billing month', 'and the customer number');
     const refused = npx('bundle', '--out', 'server.mjs');
