@@ -1,7 +1,9 @@
 /**
  * Entry point of the flowchart parser: the text of a ```mermaid block in, its AST and problems out, all in block
- * coordinates. The pipeline is visible here: preprocess (blank what Mermaid strips) → scan (`Lexer`, Mermaid's
- * lexer rule for rule) → parse (header, then statements, with error recovery) → AST.
+ * coordinates. This module only composes the stages, each in its folder:
+ * `source/` (the text: preprocess what Mermaid strips, character classes, lines) → `scanner/` (tokens: Mermaid's
+ * lexer rule for rule) → `parser/` (Mermaid's grammar, with error recovery, building the AST; `semantics/` says
+ * what shapes, links and labels mean) → `report.ts` (problems in source order, as block spans).
  *
  * It accepts what Mermaid 11 accepts, and reads the same graph, except on purpose:
  * - a `%%` comment after a statement is stripped with a warning (SOP013); Mermaid fails on it;
@@ -13,16 +15,12 @@
  * - labels are kept as written: Mermaid's HTML sanitizer is not applied, and markdown strings keep their backticks.
  * Not checked: that front matter is valid YAML, and Mermaid's default limit of 500 edges.
  */
-import type { FlowchartParseResult, FlowchartProblem } from './ast.js';
-import { AstBuilder } from './ast-builder.js';
-import { Lexer } from './lexer.js';
-import { LineIndex } from './line-index.js';
-import type { ParseContext } from './parse-context.js';
-import { parseDocument } from './parse-document.js';
-import { parseHeader } from './parse-header.js';
-import { preprocess } from './preprocess.js';
-import type { RawProblem } from './problem.js';
-import { TokenStream } from './token-stream.js';
+import type { FlowchartParseResult } from './ast.js';
+import { parseChart } from './parser/parse-chart.js';
+import { report } from './report.js';
+import { Lexer } from './scanner/lexer.js';
+import { LineIndex } from './source/lines.js';
+import { preprocess } from './source/preprocess.js';
 
 /**
  * Parses a Mermaid flowchart.
@@ -33,28 +31,7 @@ import { TokenStream } from './token-stream.js';
 export function parseFlowchart(source: string): FlowchartParseResult {
   const pre = preprocess(source);
   const lines = new LineIndex(pre.original);
-  const text = `${pre.text}\n`;
-  const comments = new Map<number, RawProblem>();
-  const lexer = new Lexer(text, (start, end) => {
-    comments.set(start, {
-      code: 'SOP013',
-      message: "A '%%' comment shares a line with a statement; Mermaid renderers reject it, so it was ignored",
-      start,
-      end,
-      remediation: 'Move the comment to a line of its own.',
-    });
-  });
-  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [...pre.problems], text, lines };
-  const start = parseHeader(ctx);
-  const header = 'header' in start ? start.header : null;
-  if (header) parseDocument(ctx);
-  // After an unclosed front matter or directive swallowed the text, "not a flowchart" would only repeat it.
-  else if ('notAFlowchart' in start && pre.problems.length === 0) ctx.problems.push(start.notAFlowchart);
-  const raw = [...ctx.problems, ...comments.values()].sort((a, b) => a.start - b.start || (a.code < b.code ? -1 : 1));
-  const problems = raw.map((p): FlowchartProblem => {
-    const problem = { code: p.code, message: p.message, span: lines.span(p.start, p.end) };
-    return p.remediation === undefined ? problem : { ...problem, remediation: p.remediation };
-  });
-  const failed = raw.some((p) => p.code === 'SOP012');
-  return { ast: header && !failed ? ctx.ast.build(header) : null, problems };
+  const lexer = new Lexer(`${pre.text}\n`);
+  const chart = parseChart(lexer, lines, pre.problems.length > 0);
+  return report(chart.ast, [...pre.problems, ...chart.problems, ...lexer.comments], lines);
 }

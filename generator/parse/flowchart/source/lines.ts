@@ -1,10 +1,26 @@
 /**
- * Turns offsets in the scanned text into block positions (1-based line and column, UTF-16 code units, end
- * exclusive). Built once per parse from the text's line starts. Positions are mostly asked for in text order, so
- * a lookup first tries the line of the previous one (and the next line), then falls back to a binary search.
+ * Lines of the block text: where the line holding an offset starts and ends (the one line-end helper every stage
+ * uses), and `LineIndex`, which turns offsets into block positions (1-based line and column, UTF-16 code units, end
+ * exclusive). Line breaks are `\n` by then (the preprocessor normalises them).
  */
-import type { BlockPosition, BlockSpan } from './ast.js';
+import type { BlockPosition, BlockSpan } from '../ast.js';
 
+/** The offset of the `\n` ending the line that holds `from` (or the end of the text). */
+export function lineEnd(text: string, from: number): number {
+  const nl = text.indexOf('\n', from);
+  return nl === -1 ? text.length : nl;
+}
+
+/** The offset of the first character of the line that holds `at`. */
+export function lineStart(text: string, at: number): number {
+  return at <= 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+}
+
+/**
+ * Offsets to positions, built once per parse from the text's line starts. Positions are mostly asked for in text
+ * order, so a lookup first tries the line of the previous one (and the next line), then falls back to a binary
+ * search.
+ */
 export class LineIndex {
   readonly #lineStarts: number[];
   readonly #length: number;

@@ -1,17 +1,21 @@
 /**
  * The scanner: Mermaid's flowchart lexer, rule for rule, without regular expressions. Mermaid's lexer is a stack
  * of states (inside a label, inside edge text, after `click` …) where, at each position, the first rule of the
- * current state that matches wins; the `scan-*.ts` modules hold those rules in Mermaid's order, and this class
+ * current state that matches wins; the `*-rules.ts` modules hold those rules in Mermaid's order, and this class
  * dispatches on the current state. It therefore splits text exactly as Mermaid does, quirks included (in
  * `A-- go--> B` the arrow is `o-->`).
+ *
+ * The one thing it adds: a `%%` comment after a statement is skipped to the end of its line and reported as a
+ * warning (SOP013, in `comments`), where Mermaid fails.
  *
  * Linear time: each rule looks at a bounded number of characters past the ones it consumes, the `\s*` prefixes
  * and the `direction` rule use caches, and `rescanned` lets the parser bound what error recovery scans again.
  */
-import { InitialRules } from './scan-initial.js';
+import type { RawProblem } from '../problem.js';
+import { scanEdgeText } from './edge-text-rules.js';
+import { InitialRules } from './initial-rules.js';
+import { scanEllipseText, scanMarkdownString, scanString, scanText, scanTrapText } from './label-rules.js';
 import { ScanCursor } from './scan-cursor.js';
-import { scanEdgeText } from './scan-edge-text.js';
-import { scanEllipseText, scanMarkdownString, scanString, scanText, scanTrapText } from './scan-labels.js';
 import {
   scanAccDescrBlock,
   scanAccValue,
@@ -20,22 +24,39 @@ import {
   scanClick,
   scanShapeData,
   scanShapeDataString,
-} from './scan-statement-states.js';
+} from './statement-rules.js';
 import type { Token } from './token.js';
 
 export class Lexer {
   readonly #c: ScanCursor;
   readonly #initial: InitialRules;
+  /** Same-line comments by start offset (error recovery may scan one twice). */
+  readonly #comments = new Map<number, RawProblem>();
   #furthest = 0;
   #rescanned = 0;
 
-  /**
-   * @param text the preprocessed block text, ending with the `\n` Mermaid appends before parsing.
-   * @param onComment called with the offsets of each same-line `%%` comment the scanner skips.
-   */
-  constructor(text: string, onComment: (start: number, end: number) => void) {
+  /** @param text the preprocessed block text, ending with the `\n` Mermaid appends before parsing. */
+  constructor(text: string) {
     this.#c = new ScanCursor(text);
-    this.#initial = new InitialRules(this.#c, onComment);
+    this.#initial = new InitialRules(this.#c, (start, end) => {
+      this.#comments.set(start, {
+        code: 'SOP013',
+        message: "A '%%' comment shares a line with a statement; Mermaid renderers reject it, so it was ignored",
+        start,
+        end,
+        remediation: 'Move the comment to a line of its own.',
+      });
+    });
+  }
+
+  /** The scanned text. */
+  get text(): string {
+    return this.#c.text;
+  }
+
+  /** The same-line `%%` comments skipped so far (SOP013 warnings). */
+  get comments(): readonly RawProblem[] {
+    return [...this.#comments.values()];
   }
 
   /** The next token; `EOF` forever at the end. */

@@ -3,8 +3,8 @@
  * messages. A shape is chosen by its opening tokens (longest first: `((` before `(`) and then, for the
  * parallelograms and trapezoids, by the closing token.
  */
-import type { NodeShape } from './ast.js';
-import type { TokenKind } from './token.js';
+import type { NodeShape } from '../ast.js';
+import type { TokenKind } from '../scanner/token.js';
 
 export interface ShapeSyntax {
   readonly open: readonly TokenKind[];

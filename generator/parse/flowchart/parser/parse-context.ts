@@ -4,9 +4,10 @@
  * positions as `line:column`) and to consume separators.
  */
 import type { AstBuilder } from './ast-builder.js';
-import type { LineIndex } from './line-index.js';
-import { FlowchartSyntaxError, syntaxProblem, type RawProblem, type Resume } from './problem.js';
-import { describeToken, type Token } from './token.js';
+import type { LineIndex } from '../source/lines.js';
+import { syntaxProblem, type RawProblem } from '../problem.js';
+import { FlowchartSyntaxError, type Resume } from './syntax-error.js';
+import { describeToken, type Token } from '../scanner/token.js';
 import type { TokenStream } from './token-stream.js';
 
 export interface ParseContext {

@@ -7,7 +7,8 @@
  *
  * Text after a same-line `%%` comment is ignored here, since we strip such comments (Mermaid rejects them).
  */
-import { isInlineWhitespace } from './char-class.js';
+import { CH, isInlineWhitespace } from '../source/char-class.js';
+import { lineEnd, lineStart } from '../source/lines.js';
 
 const WORD = 'direction';
 const DIRECTIONS = ['TB', 'BT', 'RL', 'LR', 'TD'];
@@ -24,26 +25,25 @@ export class DirectionTable {
   #cursor = 0;
 
   constructor(text: string) {
-    let lineStart = -1;
-    let lineEnd = -1;
+    let start = -1;
+    let end = -1;
     let commentAt = -1;
     let last = -1;
     for (let at = text.indexOf(WORD); at !== -1; at = text.indexOf(WORD, at + 1)) {
-      if (at > lineEnd) {
-        if (last !== -1) this.#mentions.push({ lineStart, lineEnd, last });
-        lineStart = text.lastIndexOf('\n', at) + 1;
-        lineEnd = text.indexOf('\n', at);
-        if (lineEnd === -1) lineEnd = text.length;
-        commentAt = commentStart(text, lineStart, lineEnd);
+      if (at > end) {
+        if (last !== -1) this.#mentions.push({ lineStart: start, lineEnd: end, last });
+        start = lineStart(text, at);
+        end = lineEnd(text, at);
+        commentAt = commentStart(text, start, end);
         last = -1;
       }
       if (commentAt !== -1 && at > commentAt) continue;
       let p = at + WORD.length;
       const spaces = p;
-      while (p < lineEnd && isInlineWhitespace(text.charCodeAt(p))) p++;
+      while (p < end && isInlineWhitespace(text.charCodeAt(p))) p++;
       if (p > spaces && DIRECTIONS.includes(text.slice(p, p + 2))) last = at;
     }
-    if (last !== -1) this.#mentions.push({ lineStart, lineEnd, last });
+    if (last !== -1) this.#mentions.push({ lineStart: start, lineEnd: end, last });
   }
 
   /** If the `direction` rule fires at `offset`, the end of its token (the end of the line); otherwise -1. */
@@ -72,7 +72,7 @@ function firstEndingAtOrAfter(mentions: readonly Mention[], offset: number): num
 /** The first `%%` on the line that starts a same-line comment (at the line start or after whitespace). */
 function commentStart(text: string, lineStart: number, lineEnd: number): number {
   for (let at = lineStart; at + 1 < lineEnd; at++) {
-    if (text.charCodeAt(at) !== 0x25 || text.charCodeAt(at + 1) !== 0x25) continue;
+    if (text.charCodeAt(at) !== CH.percent || text.charCodeAt(at + 1) !== CH.percent) continue;
     if (at === lineStart || isInlineWhitespace(text.charCodeAt(at - 1))) return at;
   }
   return -1;

@@ -4,11 +4,11 @@
  * (`A[f(x)]` is an error: quote it). When a label does not close, the error points at the opening delimiter, which
  * is where the author has to look; parsing resumes after that line.
  */
-import { labelText, type LabelText } from './label-text.js';
+import { labelText, type LabelText } from '../semantics/label-text.js';
 import { expected, fail, where, type ParseContext } from './parse-context.js';
-import type { Resume } from './problem.js';
+import type { Resume } from './syntax-error.js';
 import { isLabelOpener, spell } from './shape-table.js';
-import { describeToken, type Token, type TokenKind } from './token.js';
+import { describeToken, type Token, type TokenKind } from '../scanner/token.js';
 
 const FIRST: ReadonlySet<TokenKind> = new Set<TokenKind>(['STR', 'MD_STR', 'TEXT', 'TAGSTART', 'TAGEND', 'UNICODE_TEXT']);
 const MORE: ReadonlySet<TokenKind> = new Set<TokenKind>(['TEXT', 'TAGSTART', 'TAGEND', 'UNICODE_TEXT']);

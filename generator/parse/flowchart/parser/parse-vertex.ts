@@ -5,12 +5,12 @@
  * rest of the statement is still checked.
  */
 import type { NodeRef } from './ast-builder.js';
-import type { NodeShape } from './ast.js';
-import type { LabelText } from './label-text.js';
+import type { NodeShape } from '../ast.js';
+import type { LabelText } from '../semantics/label-text.js';
 import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
 import { labelError, parseLabel } from './parse-label.js';
 import { SHAPES_BY_OPENER, spell, type ShapeSyntax } from './shape-table.js';
-import { ID_TOKENS, isReservedWord, type Token, type TokenKind } from './token.js';
+import { ID_TOKENS, isReservedWord, type Token, type TokenKind } from '../scanner/token.js';
 
 const CLASSIC_SHAPES = 'Use the classic shape syntax instead: A[text], A(text), A([text]), A{text}, A((text)) …';
 

@@ -4,10 +4,10 @@
  * closer, and any opener inside it opens a nested label, which the grammar then rejects: that is why
  * `A[f(x)]` needs quotes.
  */
-import { isWhitespace } from './char-class.js';
-import { matchInvisibleLink } from './link-scan.js';
-import { CH, type ScanCursor } from './scan-cursor.js';
-import { invisibleLink, openString, popText, pushText, shapeOpener, sharedRules } from './scan-shared-rules.js';
+import { CH, isWhitespace } from '../source/char-class.js';
+import { matchInvisibleLink } from './link-patterns.js';
+import type { ScanCursor } from './scan-cursor.js';
+import { invisibleLink, openString, popText, pushText, shapeOpener, sharedRules } from './shared-rules.js';
 import type { Token } from './token.js';
 
 /** Inside `"…"`: everything up to the closing quote. */

@@ -3,9 +3,9 @@
  * `accDescr:` and `accDescr { … }`, and the `@{ … }` shape data the parser reports as unsupported. Each reads
  * raw text up to its terminator, as Mermaid does.
  */
-import { isWhitespace } from './char-class.js';
-import { CH, type ScanCursor } from './scan-cursor.js';
-import { openString, sharedRules } from './scan-shared-rules.js';
+import { CH, isWhitespace } from '../source/char-class.js';
+import type { ScanCursor } from './scan-cursor.js';
+import { openString, sharedRules } from './shared-rules.js';
 import type { Token } from './token.js';
 
 /** After `click `: the node id, then one blank that ends the state. */

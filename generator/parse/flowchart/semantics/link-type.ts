@@ -4,7 +4,7 @@
  * `o--` must agree with the closing arrowhead). Mermaid keeps a disagreeing link as an `INVALID` edge; we report
  * it instead (see `mismatch`).
  */
-import type { ArrowHead, EdgeStroke } from './ast.js';
+import type { ArrowHead, EdgeStroke } from '../ast.js';
 
 export interface LinkType {
   readonly stroke: EdgeStroke;

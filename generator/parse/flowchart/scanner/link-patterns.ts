@@ -9,31 +9,25 @@
  * - start of dotted text  `\s*[xo<]?-\.\s*`
  * - invisible link        `\s*~~~+\s*`
  */
+import { CH } from '../source/char-class.js';
 
 /** Where the run of whitespace starting at an offset ends (cached by the scanner). */
 export type WhitespaceEnd = (from: number) => number;
 
-export const DASH = 0x2d;
-export const EQUALS = 0x3d;
-const DOT = 0x2e;
-const TILDE = 0x7e;
-const LOWER_X = 0x78;
-const LOWER_O = 0x6f;
-const LESS = 0x3c;
-const GREATER = 0x3e;
-
 /** Whether a link could start at a character (whitespace is checked by the caller). */
 export function mayStartLink(code: number): boolean {
-  return code === DASH || code === EQUALS || code === DOT || code === TILDE || code === LOWER_X || code === LOWER_O || code === LESS;
+  return (
+    code === CH.dash || code === CH.equals || code === CH.dot || code === CH.tilde || code === CH.x || code === CH.o || code === CH.less
+  );
 }
 
 function afterStartHead(text: string, at: number): number {
   const code = text.charCodeAt(at);
-  return code === LOWER_X || code === LOWER_O || code === LESS ? at + 1 : at;
+  return code === CH.x || code === CH.o || code === CH.less ? at + 1 : at;
 }
 
 function isEndHead(code: number): boolean {
-  return code === LOWER_X || code === LOWER_O || code === GREATER;
+  return code === CH.x || code === CH.o || code === CH.greater;
 }
 
 /** `\s*[xo<]?CC+[Cxo>]\s*` where C is `line` (`-` or `=`). */
@@ -57,10 +51,10 @@ export function matchSolidStart(text: string, from: number, ws: WhitespaceEnd, l
 /** `\s*[xo<]?-?\.+-[xo>]?\s*` */
 export function matchDottedLink(text: string, from: number, ws: WhitespaceEnd): number {
   let p = afterStartHead(text, ws(from));
-  if (text.charCodeAt(p) === DASH) p++;
+  if (text.charCodeAt(p) === CH.dash) p++;
   const dots = p;
-  while (text.charCodeAt(p) === DOT) p++;
-  if (p === dots || text.charCodeAt(p) !== DASH) return -1;
+  while (text.charCodeAt(p) === CH.dot) p++;
+  if (p === dots || text.charCodeAt(p) !== CH.dash) return -1;
   p++;
   if (isEndHead(text.charCodeAt(p))) p++;
   return ws(p);
@@ -69,13 +63,13 @@ export function matchDottedLink(text: string, from: number, ws: WhitespaceEnd): 
 /** `\s*[xo<]?-\.\s*`: the start of dotted edge text (`A -. text .-> B`). */
 export function matchDottedStart(text: string, from: number, ws: WhitespaceEnd): number {
   const body = afterStartHead(text, ws(from));
-  return text.charCodeAt(body) === DASH && text.charCodeAt(body + 1) === DOT ? ws(body + 2) : -1;
+  return text.charCodeAt(body) === CH.dash && text.charCodeAt(body + 1) === CH.dot ? ws(body + 2) : -1;
 }
 
 /** `\s*~~~+\s*` */
 export function matchInvisibleLink(text: string, from: number, ws: WhitespaceEnd): number {
   const body = ws(from);
   let p = body;
-  while (text.charCodeAt(p) === TILDE) p++;
+  while (text.charCodeAt(p) === CH.tilde) p++;
   return p - body >= 3 ? ws(p) : -1;
 }

@@ -4,8 +4,8 @@
  * `` `**bold**` ``) so later stages can tell it apart; entities such as `#quot;` and HTML are kept as written.
  * The span covers the label as written, quotes included, without surrounding blanks.
  */
-import { isWhitespace } from './char-class.js';
-import type { Token } from './token.js';
+import { isWhitespace } from '../source/char-class.js';
+import type { Token } from '../scanner/token.js';
 
 export interface LabelText {
   readonly value: string;

@@ -4,10 +4,10 @@
  * stand in for the text. Mermaid scans one character per token; the run comes out here as one token, cut
  * wherever Mermaid's earlier rules (a quote, the closing link) would match.
  */
-import { isWhitespace } from './char-class.js';
-import { DASH, EQUALS, matchDottedLink, matchSolidLink, mayStartLink } from './link-scan.js';
-import { CH, type ScanCursor } from './scan-cursor.js';
-import { openString, sharedRules } from './scan-shared-rules.js';
+import { CH, isWhitespace } from '../source/char-class.js';
+import { matchDottedLink, matchSolidLink, mayStartLink } from './link-patterns.js';
+import type { ScanCursor } from './scan-cursor.js';
+import { openString, sharedRules } from './shared-rules.js';
 import type { Token } from './token.js';
 
 export type EdgeTextState = 'edgeText' | 'thickEdgeText' | 'dottedEdgeText';
@@ -34,9 +34,9 @@ export function scanEdgeText(c: ScanCursor, p: number, state: EdgeTextState): To
 function closingLink(c: ScanCursor, p: number, state: EdgeTextState): number {
   switch (state) {
     case 'edgeText':
-      return matchSolidLink(c.text, p, c.wsEnd, DASH);
+      return matchSolidLink(c.text, p, c.wsEnd, CH.dash);
     case 'thickEdgeText':
-      return matchSolidLink(c.text, p, c.wsEnd, EQUALS);
+      return matchSolidLink(c.text, p, c.wsEnd, CH.equals);
     case 'dottedEdgeText':
       return matchDottedLink(c.text, p, c.wsEnd);
   }

@@ -2,9 +2,10 @@
  * The scanner's position and state stack, and the small operations every state's rules are written with: look
  * at characters, produce a token (which moves the position to its end), consume without a token, push and pop
  * states. Mermaid's lexer keeps a stack of states too (`pushState`/`begin` push, `popState` pops, the initial
- * state is never popped); the rule modules (`scan-*.ts`) work on this cursor.
+ * state is never popped); the rule modules (`*-rules.ts`) work on this cursor.
  */
-import { isInlineWhitespace, isWhitespace, isWordChar } from './char-class.js';
+import { isInlineWhitespace, isWhitespace, isWordChar } from '../source/char-class.js';
+import { lineEnd } from '../source/lines.js';
 import { RunCache } from './run-cache.js';
 import type { Token, TokenKind } from './token.js';
 
@@ -28,41 +29,6 @@ export type LexState =
   | 'acc_descr_multiline'
   | 'shapeData'
   | 'shapeDataStr';
-
-/** Character codes the rules test for. */
-export const CH = {
-  tab: 0x09,
-  lf: 0x0a,
-  space: 0x20,
-  quote: 0x22,
-  hash: 0x23,
-  percent: 0x25,
-  amp: 0x26,
-  lparen: 0x28,
-  rparen: 0x29,
-  star: 0x2a,
-  comma: 0x2c,
-  dash: 0x2d,
-  dot: 0x2e,
-  slash: 0x2f,
-  colon: 0x3a,
-  semi: 0x3b,
-  less: 0x3c,
-  equals: 0x3d,
-  greater: 0x3e,
-  question: 0x3f,
-  at: 0x40,
-  lbracket: 0x5b,
-  backslash: 0x5c,
-  rbracket: 0x5d,
-  caret: 0x5e,
-  backtick: 0x60,
-  v: 0x76,
-  lbrace: 0x7b,
-  pipe: 0x7c,
-  rbrace: 0x7d,
-  tilde: 0x7e,
-} as const;
 
 export class ScanCursor {
   readonly text: string;
@@ -112,8 +78,7 @@ export class ScanCursor {
 
   /** The offset of the `\n` ending the line that holds `p` (or the end of the text). */
   lineEnd(p: number): number {
-    const nl = this.text.indexOf('\n', p);
-    return nl === -1 ? this.text.length : nl;
+    return lineEnd(this.text, p);
   }
 
   tok(kind: TokenKind, start: number, end: number): Token {

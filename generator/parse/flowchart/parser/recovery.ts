@@ -5,7 +5,9 @@
  * quadratic (once recovery has sent the scanner back over as much text as the block holds, it stops).
  */
 import type { ParseContext } from './parse-context.js';
-import { FlowchartSyntaxError } from './problem.js';
+import { CH } from '../source/char-class.js';
+import { lineEnd } from '../source/lines.js';
+import { FlowchartSyntaxError } from './syntax-error.js';
 
 /**
  * Runs `parse`; on a syntax error, records it and resumes at the next statement boundary.
@@ -35,16 +37,11 @@ function resumeOffset(ctx: ParseContext, error: FlowchartSyntaxError, statementS
   let at = lineEnd(text, from);
   if (error.resume.kind === 'statement') {
     for (let p = from; p < at; p++) {
-      if (text.charCodeAt(p) === 0x3b /* ; */) {
+      if (text.charCodeAt(p) === CH.semi) {
         at = p;
         break;
       }
     }
   }
   return Math.max(at, statementStart + 1);
-}
-
-function lineEnd(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? text.length : nl;
 }

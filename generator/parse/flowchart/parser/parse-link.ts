@@ -3,12 +3,12 @@
  * of Mermaid's strokes, lengths and arrowheads. An edge id (`e1@-->`) is reported as SOP014 and then read past.
  */
 import type { LinkInput } from './ast-builder.js';
-import { isWhitespace } from './char-class.js';
-import { labelText, type LabelText } from './label-text.js';
-import { linkType } from './link-type.js';
+import { isWhitespace } from '../source/char-class.js';
+import { labelText, type LabelText } from '../semantics/label-text.js';
+import { linkType } from '../semantics/link-type.js';
 import { expected, fail, unsupported, where, type ParseContext } from './parse-context.js';
 import { parseLabel } from './parse-label.js';
-import type { Token, TokenKind } from './token.js';
+import type { Token, TokenKind } from '../scanner/token.js';
 
 const EDGE_TEXT_FIRST: ReadonlySet<TokenKind> = new Set<TokenKind>(['EDGE_TEXT', 'STR', 'MD_STR']);
 

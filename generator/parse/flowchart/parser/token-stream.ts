@@ -2,8 +2,8 @@
  * The parser's view of the scanner: tokens with lookahead. Mermaid's lexer never looks at the parser, so tokens
  * can be scanned ahead of need and buffered; `reset` drops the buffer and restarts the scanner (error recovery).
  */
-import type { Lexer } from './lexer.js';
-import type { Token, TokenKind } from './token.js';
+import type { Lexer } from '../scanner/lexer.js';
+import type { Token, TokenKind } from '../scanner/token.js';
 
 export class TokenStream {
   readonly #lexer: Lexer;

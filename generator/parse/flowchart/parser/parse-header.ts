@@ -3,12 +3,12 @@
  * Mermaid's arrows `>`, `<`, `^`, `v`), then a new line or `;`. Anything else first means the block is not a
  * flowchart, and nothing more is parsed.
  */
-import type { FlowDirection } from './ast.js';
+import type { FlowDirection } from '../ast.js';
 import type { HeaderInput } from './ast-builder.js';
 import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
-import { syntaxProblem, type RawProblem } from './problem.js';
+import { syntaxProblem, type RawProblem } from '../problem.js';
 import { recovering } from './recovery.js';
-import { describeToken, type Token } from './token.js';
+import { describeToken, type Token } from '../scanner/token.js';
 
 const DIRECTIONS: Readonly<Record<string, FlowDirection>> = {
   TD: 'TD',

@@ -5,11 +5,8 @@
  * `style…:…#…;` or `classDef…:…#…;` the last `;` is dropped first, so `style A fill:#f00;` has no entity.
  * The scanner asks this rule at every `#` outside labels; the per-line exception is computed once per line.
  */
-import { isInlineWhitespace, isWordChar } from './char-class.js';
-
-const HASH = 0x23;
-const SEMI = 0x3b;
-const COLON = 0x3a;
+import { CH, isInlineWhitespace, isWordChar } from '../source/char-class.js';
+import { lineEnd, lineStart } from '../source/lines.js';
 
 export class EntityRule {
   readonly #text: string;
@@ -24,10 +21,10 @@ export class EntityRule {
   /** If an entity `#name;` starts at `p` (and Mermaid would hide it), the offset after its `;`; otherwise -1. */
   end(p: number): number {
     const text = this.#text;
-    if (text.charCodeAt(p) !== HASH) return -1;
+    if (text.charCodeAt(p) !== CH.hash) return -1;
     let e = p + 1;
     while (isWordChar(text.charCodeAt(e))) e++;
-    if (e === p + 1 || text.charCodeAt(e) !== SEMI) return -1;
+    if (e === p + 1 || text.charCodeAt(e) !== CH.semi) return -1;
     return e === this.#droppedSemicolon(p) ? -1 : e + 1;
   }
 
@@ -35,9 +32,8 @@ export class EntityRule {
   #droppedSemicolon(p: number): number {
     if (p < this.#lineStart || p > this.#lineEnd) {
       const text = this.#text;
-      this.#lineStart = text.lastIndexOf('\n', p - 1) + 1;
-      const nl = text.indexOf('\n', p);
-      this.#lineEnd = nl === -1 ? text.length : nl;
+      this.#lineStart = lineStart(text, p);
+      this.#lineEnd = lineEnd(text, p);
       this.#dropped = droppedSemicolon(text, this.#lineStart, this.#lineEnd);
     }
     return this.#dropped;
@@ -55,8 +51,8 @@ function droppedSemicolon(text: string, start: number, end: number): number {
   let hash = -1;
   for (let i = keyword; i < line.length && hash === -1; i++) {
     const c = line.charCodeAt(i);
-    if (c === COLON) afterColon = true;
-    else if (c === HASH && afterColon) hash = i;
+    if (c === CH.colon) afterColon = true;
+    else if (c === CH.hash && afterColon) hash = i;
     else if (isInlineWhitespace(c)) afterColon = false;
   }
   if (hash === -1) return -1;

@@ -5,7 +5,7 @@
  */
 import { expectOneSpace, expectSeparator, expected, fail, type ParseContext } from './parse-context.js';
 import { parseIdString } from './parse-vertex.js';
-import type { Token, TokenKind } from './token.js';
+import type { Token, TokenKind } from '../scanner/token.js';
 
 const STYLE_PARTS: ReadonlySet<TokenKind> = new Set<TokenKind>(['NUM', 'NODE_STRING', 'COLON', 'SPACE', 'BRKT', 'STYLE']);
 const ALPHA_NUM: ReadonlySet<TokenKind> = new Set<TokenKind>([

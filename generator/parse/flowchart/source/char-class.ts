@@ -1,16 +1,54 @@
 /**
- * Character predicates shared by the flowchart scanner. They reproduce the character classes of Mermaid's own
- * flowchart lexer (what a node id may contain, what JavaScript's `\s` matches, ASCII word boundaries), one
- * UTF-16 code unit at a time, so the scanner never needs a regular expression over a whole line.
+ * The one character-class table of the flowchart parser: the character codes the scanner and the preprocessor
+ * test for, and the classes of Mermaid's own flowchart lexer (what a node id may contain, what JavaScript's `\s`
+ * matches, ASCII word characters), one UTF-16 code unit at a time, so no stage needs a regular expression over a
+ * whole line.
  */
 
-const CH_TAB = 0x09;
-const CH_LF = 0x0a;
-const CH_SPACE = 0x20;
+/** Character codes, by name. */
+export const CH = {
+  tab: 0x09,
+  lf: 0x0a,
+  space: 0x20,
+  bang: 0x21,
+  quote: 0x22,
+  hash: 0x23,
+  percent: 0x25,
+  amp: 0x26,
+  lparen: 0x28,
+  rparen: 0x29,
+  star: 0x2a,
+  plus: 0x2b,
+  comma: 0x2c,
+  dash: 0x2d,
+  dot: 0x2e,
+  slash: 0x2f,
+  colon: 0x3a,
+  semi: 0x3b,
+  less: 0x3c,
+  equals: 0x3d,
+  greater: 0x3e,
+  question: 0x3f,
+  at: 0x40,
+  lbracket: 0x5b,
+  backslash: 0x5c,
+  rbracket: 0x5d,
+  caret: 0x5e,
+  underscore: 0x5f,
+  backtick: 0x60,
+  a: 0x61,
+  o: 0x6f,
+  v: 0x76,
+  x: 0x78,
+  lbrace: 0x7b,
+  pipe: 0x7c,
+  rbrace: 0x7d,
+  tilde: 0x7e,
+} as const;
 
 /** JavaScript's `\s`: ASCII whitespace, NBSP, the Unicode space separators, line separators and the BOM. */
 export function isWhitespace(code: number): boolean {
-  if (code <= CH_SPACE) return code === CH_SPACE || (code >= CH_TAB && code <= 0x0d);
+  if (code <= CH.space) return code === CH.space || (code >= CH.tab && code <= 0x0d);
   if (code < 0xa0) return false;
   return (
     code === 0xa0 ||
@@ -27,12 +65,12 @@ export function isWhitespace(code: number): boolean {
 
 /** Whitespace that does not end a line (the newline is a token of its own). */
 export function isInlineWhitespace(code: number): boolean {
-  return code !== CH_LF && isWhitespace(code);
+  return code !== CH.lf && isWhitespace(code);
 }
 
 /** ASCII `\w` (what `\b` looks at). */
 export function isWordChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === 0x5f;
+  return (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a) || code === CH.underscore;
 }
 
 export function isDigit(code: number): boolean {
@@ -52,7 +90,7 @@ export function isNodeStringChar(code: number): boolean {
 
 /** Whether a `-` followed by `next` continues a node id (so `A-B` is one id but `A-->B` is not). */
 export function isNodeStringDash(next: number): boolean {
-  return next !== 0x3e && next !== 0x2d && next !== 0x2e && !Number.isNaN(next);
+  return next !== CH.greater && next !== CH.dash && next !== CH.dot && !Number.isNaN(next);
 }
 
 const LETTER = /^\p{L}$/u;

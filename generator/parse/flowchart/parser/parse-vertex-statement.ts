@@ -7,7 +7,7 @@ import { fail, type ParseContext } from './parse-context.js';
 import { parseLink } from './parse-link.js';
 import { parseStyledVertex, skipShapeData } from './parse-vertex.js';
 import { isLabelOpener } from './shape-table.js';
-import { describeToken, type Token } from './token.js';
+import { describeToken, type Token } from '../scanner/token.js';
 
 /** Parses a node or edge statement and its separator. */
 export function parseVertexStatement(ctx: ParseContext): void {

@@ -2,10 +2,10 @@
  * Collects the AST while statements are parsed: node occurrences and edges in source order, and subgraphs with
  * the ids of the nodes written directly inside them. Offsets become block spans here, once.
  */
-import type { EdgeOccurrence, FlowchartAst, FlowDirection, NodeOccurrence, NodeShape, SubgraphOccurrence } from './ast.js';
-import type { LabelText } from './label-text.js';
-import type { LineIndex } from './line-index.js';
-import type { LinkType } from './link-type.js';
+import type { EdgeOccurrence, FlowchartAst, FlowDirection, NodeOccurrence, NodeShape, SubgraphOccurrence } from '../ast.js';
+import type { LabelText } from '../semantics/label-text.js';
+import type { LineIndex } from '../source/lines.js';
+import type { LinkType } from '../semantics/link-type.js';
 
 /** A node as an edge end: its id and where the id is written. */
 export interface NodeRef {

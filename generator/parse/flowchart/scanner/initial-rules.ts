@@ -8,6 +8,7 @@
  * the line and reported through `onComment` (Mermaid fails on it instead).
  */
 import {
+  CH,
   isDigit,
   isInlineWhitespace,
   isNodeStringChar,
@@ -15,21 +16,12 @@ import {
   isUnicodeLetter,
   isWhitespace,
   isWordChar,
-} from './char-class.js';
+} from '../source/char-class.js';
 import { DirectionTable } from './direction-table.js';
 import { EntityRule } from './entity-rule.js';
-import {
-  DASH,
-  EQUALS,
-  matchDottedLink,
-  matchDottedStart,
-  matchInvisibleLink,
-  matchSolidLink,
-  matchSolidStart,
-  mayStartLink,
-} from './link-scan.js';
-import { CH, type ScanCursor } from './scan-cursor.js';
-import { oneCharOpener, openString, pushText, shapeOpener, sharedRules } from './scan-shared-rules.js';
+import { matchDottedLink, matchDottedStart, matchInvisibleLink, matchSolidLink, matchSolidStart, mayStartLink } from './link-patterns.js';
+import type { ScanCursor } from './scan-cursor.js';
+import { oneCharOpener, openString, pushText, shapeOpener, sharedRules } from './shared-rules.js';
 import type { Token, TokenKind } from './token.js';
 
 const KEYWORDS: readonly (readonly [string, TokenKind])[] = [
@@ -150,7 +142,7 @@ export class InitialRules {
   #beforeKeywords(p: number): Token | null | undefined {
     const c = this.#c;
     const code = c.code(p);
-    if (code === 0x61 /* a */) {
+    if (code === CH.a) {
       for (const [word, kind, state] of [
         ['accTitle', 'ACC_TITLE', 'acc_title'],
         ['accDescr', 'ACC_DESCR', 'acc_descr'],
@@ -264,13 +256,13 @@ export class InitialRules {
   #link(p: number): Token | null {
     const c = this.#c;
     const text = c.text;
-    let end = matchSolidLink(text, p, c.wsEnd, DASH);
+    let end = matchSolidLink(text, p, c.wsEnd, CH.dash);
     if (end !== -1) return c.tok('LINK', p, end);
-    end = matchSolidStart(text, p, c.wsEnd, DASH);
+    end = matchSolidStart(text, p, c.wsEnd, CH.dash);
     if (end !== -1) return this.#startEdgeText(p, end, 'edgeText');
-    end = matchSolidLink(text, p, c.wsEnd, EQUALS);
+    end = matchSolidLink(text, p, c.wsEnd, CH.equals);
     if (end !== -1) return c.tok('LINK', p, end);
-    end = matchSolidStart(text, p, c.wsEnd, EQUALS);
+    end = matchSolidStart(text, p, c.wsEnd, CH.equals);
     if (end !== -1) return this.#startEdgeText(p, end, 'thickEdgeText');
     end = matchDottedLink(text, p, c.wsEnd);
     if (end !== -1) return c.tok('LINK', p, end);

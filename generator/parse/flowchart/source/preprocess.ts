@@ -8,8 +8,9 @@
  * A bare `%%` line is blanked too, although Mermaid keeps it (and then draws a node called `%%`): that is never
  * what the author meant.
  */
-import { isInlineWhitespace, isWhitespace, isWordChar } from './char-class.js';
-import { syntaxProblem, type RawProblem } from './problem.js';
+import { syntaxProblem, type RawProblem } from '../problem.js';
+import { CH, isInlineWhitespace, isWhitespace, isWordChar } from './char-class.js';
+import { lineEnd } from './lines.js';
 
 export interface Preprocessed {
   /** The normalised text with front matter, directives and comment lines blanked. */
@@ -51,7 +52,7 @@ function findDirectives(text: string): Range[] {
     const word = skip(text, p, isWordChar);
     if (word === p) continue; // not a directive: no type word after `%%{`
     p = skip(text, word, isWhitespace);
-    if (text.charCodeAt(p) === 0x3a) p = skip(text, p + 1, isWhitespace); // `:`
+    if (text.charCodeAt(p) === CH.colon) p = skip(text, p + 1, isWhitespace);
     const close = text.indexOf('}%%', p);
     if (close === -1) {
       found.push({ start: at, end: text.length, unclosed: true });
@@ -95,16 +96,16 @@ function findFrontMatter(text: string, directives: readonly Range[], problems: R
 function fenceIndent(text: string, lineStart: number): string | null {
   const indent = lineIndent(text, lineStart);
   const content = lineStart + indent;
-  if (!text.startsWith('---', content) || skip(text, content + 3, isInlineWhitespace) !== lineEndOf(text, lineStart)) return null;
+  if (!text.startsWith('---', content) || skip(text, content + 3, isInlineWhitespace) !== lineEnd(text, lineStart)) return null;
   return text.slice(lineStart, content);
 }
 
 /** The front matter opened at `open`, closed by a fence with one of the given indentations (or null). */
 function closeFrontMatter(text: string, open: number, indents: readonly string[]): Range | null {
-  const afterOpen = lineEndOf(text, open) + 1;
-  for (let line = lineEndOf(text, afterOpen) + 1; line < text.length; line = lineEndOf(text, line) + 1) {
+  const afterOpen = lineEnd(text, open) + 1;
+  for (let line = lineEnd(text, afterOpen) + 1; line < text.length; line = lineEnd(text, line) + 1) {
     const indent = fenceIndent(text, line);
-    const end = lineEndOf(text, line);
+    const end = lineEnd(text, line);
     if (indent !== null && indents.includes(indent) && end < text.length) return { start: open, end };
   }
   return null;
@@ -120,12 +121,12 @@ function firstContentLine(text: string, from: number, directives: readonly Range
     const directive = directives[next];
     if (directive && directive.start === content) {
       content = skip(text, directive.end, isInlineWhitespace);
-      if (content < text.length && text.charCodeAt(content) !== 0x0a) return -1;
+      if (content < text.length && text.charCodeAt(content) !== CH.lf) return -1;
       p = content + 1;
       continue;
     }
-    const end = lineEndOf(text, p);
-    if (content !== end && !(text.startsWith('%%', content) && text.charCodeAt(content + 2) !== 0x7b)) return p;
+    const end = lineEnd(text, p);
+    if (content !== end && !(text.startsWith('%%', content) && text.charCodeAt(content + 2) !== CH.lbrace)) return p;
     p = end + 1;
   }
   return -1;
@@ -137,10 +138,10 @@ function firstContentLine(text: string, from: number, directives: readonly Range
  */
 function findCommentLines(text: string): Range[] {
   const found: Range[] = [];
-  for (let p = 0; p < text.length; p = lineEndOf(text, p) + 1) {
+  for (let p = 0; p < text.length; p = lineEnd(text, p) + 1) {
     const content = p + lineIndent(text, p);
-    if (text.startsWith('%%', content) && text.charCodeAt(content + 2) !== 0x7b /* { */) {
-      found.push({ start: content, end: lineEndOf(text, p) });
+    if (text.startsWith('%%', content) && text.charCodeAt(content + 2) !== CH.lbrace) {
+      found.push({ start: content, end: lineEnd(text, p) });
     }
   }
   return found;
@@ -168,9 +169,4 @@ function skip(text: string, from: number, accept: (code: number) => boolean): nu
 
 function lineIndent(text: string, lineStart: number): number {
   return skip(text, lineStart, isInlineWhitespace) - lineStart;
-}
-
-function lineEndOf(text: string, from: number): number {
-  const nl = text.indexOf('\n', from);
-  return nl === -1 ? text.length : nl;
 }

@@ -4,9 +4,9 @@
  * `{`) each open a label. Each function returns a token, `null` when it consumed input without a token, or
  * `undefined` when its rule does not apply.
  */
-import { isWhitespace } from './char-class.js';
-import { matchInvisibleLink } from './link-scan.js';
-import { CH, type ScanCursor } from './scan-cursor.js';
+import { CH, isWhitespace } from '../source/char-class.js';
+import { matchInvisibleLink } from './link-patterns.js';
+import type { ScanCursor } from './scan-cursor.js';
 import type { Token, TokenKind } from './token.js';
 
 /** `"` opens a string, `` "` `` a markdown string. */

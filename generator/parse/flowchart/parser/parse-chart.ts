@@ -1,0 +1,36 @@
+/**
+ * The parser's entry: tokens in, the AST and the problems found out. The header comes first; when it is not a
+ * flowchart nothing more is parsed, otherwise the statements follow (`parse-document.ts`), each under error
+ * recovery.
+ */
+import type { FlowchartAst } from '../ast.js';
+import type { RawProblem } from '../problem.js';
+import type { Lexer } from '../scanner/lexer.js';
+import type { LineIndex } from '../source/lines.js';
+import { AstBuilder } from './ast-builder.js';
+import type { ParseContext } from './parse-context.js';
+import { parseDocument } from './parse-document.js';
+import { parseHeader } from './parse-header.js';
+import { TokenStream } from './token-stream.js';
+
+export interface ParsedChart {
+  /** Null when the text is not a flowchart. */
+  readonly ast: FlowchartAst | null;
+  readonly problems: readonly RawProblem[];
+}
+
+/**
+ * @param lexer the scanner over the preprocessed text.
+ * @param lines positions of the text as written.
+ * @param swallowed whether preprocessing already reported that something swallowed the text (an unclosed front
+ *   matter or directive): then "not a flowchart" would only repeat it.
+ */
+export function parseChart(lexer: Lexer, lines: LineIndex, swallowed: boolean): ParsedChart {
+  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [], text: lexer.text, lines };
+  const start = parseHeader(ctx);
+  if ('header' in start) {
+    parseDocument(ctx);
+    return { ast: ctx.ast.build(start.header), problems: ctx.problems };
+  }
+  return { ast: null, problems: swallowed ? ctx.problems : [...ctx.problems, start.notAFlowchart] };
+}
