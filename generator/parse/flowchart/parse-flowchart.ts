@@ -19,6 +19,7 @@ import type { FlowchartParseResult } from './ast.js';
 import { parseChart } from './parser/parse-chart.js';
 import { report } from './report.js';
 import { Lexer } from './scanner/lexer.js';
+import { EntityRule } from './source/entity-rule.js';
 import { LineIndex } from './source/lines.js';
 import { preprocess } from './source/preprocess.js';
 
@@ -31,7 +32,9 @@ import { preprocess } from './source/preprocess.js';
 export function parseFlowchart(source: string): FlowchartParseResult {
   const pre = preprocess(source);
   const lines = new LineIndex(pre.original);
-  const lexer = new Lexer(`${pre.text}\n`);
-  const chart = parseChart(lexer, lines, pre.problems.length > 0);
+  const text = `${pre.text}\n`;
+  const entities = new EntityRule(text);
+  const lexer = new Lexer(text, entities);
+  const chart = parseChart(lexer, entities, lines, pre.problems.length > 0);
   return report(chart.ast, [...pre.problems, ...chart.problems, ...lexer.comments], lines);
 }

@@ -6,6 +6,7 @@
 import type { FlowchartAst } from '../ast.js';
 import type { RawProblem } from '../problem.js';
 import type { Lexer } from '../scanner/lexer.js';
+import type { EntityRule } from '../source/entity-rule.js';
 import type { LineIndex } from '../source/lines.js';
 import { AstBuilder } from './ast-builder.js';
 import type { ParseContext } from './parse-context.js';
@@ -21,12 +22,13 @@ export interface ParsedChart {
 
 /**
  * @param lexer the scanner over the preprocessed text.
+ * @param entities where Mermaid sees entity codes in that text.
  * @param lines positions of the text as written.
  * @param swallowed whether preprocessing already reported that something swallowed the text (an unclosed front
  *   matter or directive): then "not a flowchart" would only repeat it.
  */
-export function parseChart(lexer: Lexer, lines: LineIndex, swallowed: boolean): ParsedChart {
-  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [], text: lexer.text, lines };
+export function parseChart(lexer: Lexer, entities: EntityRule, lines: LineIndex, swallowed: boolean): ParsedChart {
+  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [], text: lexer.text, lines, entities };
   const start = parseHeader(ctx);
   if ('header' in start) {
     parseDocument(ctx);

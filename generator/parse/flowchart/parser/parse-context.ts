@@ -1,9 +1,10 @@
 /**
- * What every statement parser shares: the token stream, the AST being built, the non-fatal problems found so far
- * (SOP014), and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
+ * What every statement parser shares: the token stream, the AST being built, the non-fatal problems found so far,
+ * where Mermaid sees entity codes, and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
  * positions as `line:column`) and to consume separators.
  */
 import type { AstBuilder } from './ast-builder.js';
+import type { EntityRule } from '../source/entity-rule.js';
 import type { LineIndex } from '../source/lines.js';
 import { syntaxProblem, type RawProblem } from '../problem.js';
 import { FlowchartSyntaxError, type Resume } from './syntax-error.js';
@@ -13,8 +14,9 @@ import type { TokenStream } from './token-stream.js';
 export interface ParseContext {
   readonly stream: TokenStream;
   readonly ast: AstBuilder;
-  /** Problems that do not stop the statement (SOP014); syntax errors are thrown. */
+  /** Problems that do not stop the statement (warnings, SOP014); syntax errors are thrown. */
   readonly problems: RawProblem[];
+  readonly entities: EntityRule;
   /** The scanned text (offsets of tokens point into it). */
   readonly text: string;
   readonly lines: LineIndex;
@@ -45,9 +47,18 @@ export function expected(token: Token, what: string, context: string, remediatio
   return fail(token, `Expected ${what} ${context} but found ${describeToken(token)}`, remediation, resume);
 }
 
-/** Records an SOP014 (Mermaid syntax we do not support yet) at a token, without stopping the statement. */
-export function unsupported(ctx: ParseContext, token: Token, message: string, remediation: string): void {
-  ctx.problems.push({ code: 'SOP014', message, start: token.start, end: Math.max(token.end, token.start + 1), remediation });
+/**
+ * Records a problem that does not stop the statement: SOP014 (Mermaid syntax we do not support yet), SOP018
+ * (Mermaid reads it but cannot draw it), SOP019 (a key Mermaid ignores).
+ */
+export function note(
+  ctx: ParseContext,
+  code: 'SOP014' | 'SOP018' | 'SOP019',
+  at: { readonly start: number; readonly end: number },
+  message: string,
+  remediation: string,
+): void {
+  ctx.problems.push({ code, message, start: at.start, end: Math.max(at.end, at.start + 1), remediation });
 }
 
 /** Consumes the `;`, line break or end of input that ends a statement. */

@@ -5,7 +5,7 @@
  */
 import type { FlowDirection } from '../ast.js';
 import type { HeaderInput } from './ast-builder.js';
-import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
+import { expected, fail, note, type ParseContext } from './parse-context.js';
 import { syntaxProblem, type RawProblem } from '../problem.js';
 import { recovering } from './recovery.js';
 import { describeToken, type Token } from '../scanner/token.js';
@@ -41,7 +41,7 @@ function parseHeaderLine(ctx: ParseContext): HeaderInput | RawProblem {
   stream.next();
   if (first.text === 'flowchart-elk') {
     const remediation = "Write 'flowchart' (choose the ELK layout in Mermaid's configuration instead).";
-    unsupported(ctx, first, "'flowchart-elk' is not supported", remediation);
+    note(ctx, 'SOP014', first, "'flowchart-elk' is not supported", remediation);
   }
   const keyword = first.text === 'graph' ? 'graph' : 'flowchart';
   const header = { keyword, start: first.start } as const;
@@ -56,7 +56,7 @@ function parseHeaderLine(ctx: ParseContext): HeaderInput | RawProblem {
     const written = dir.text.trim();
     const direction = DIRECTIONS[written];
     if (direction === undefined) {
-      unsupported(ctx, { ...dir, start: dir.end - written.length }, `The direction '${written}' is not supported`, USE_DIRECTION);
+      note(ctx, 'SOP014', { start: dir.end - written.length, end: dir.end }, `The direction '${written}' is not supported`, USE_DIRECTION);
     }
     endOfHeader(ctx, `${first.text} ${written}`);
     return { ...header, direction: direction ?? 'TD', end: dir.end };

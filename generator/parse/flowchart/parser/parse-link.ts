@@ -1,12 +1,12 @@
 /**
  * One link between node groups: `-->`, `-->|label|`, `-- label -->`, `-. label .->`, `== label ==>`, with any
- * of Mermaid's strokes, lengths and arrowheads. An edge id (`e1@-->`) is reported as SOP014 and then read past.
+ * of Mermaid's strokes, lengths and arrowheads, optionally after an edge id (`e1@-->`).
  */
 import type { LinkInput } from './ast-builder.js';
 import { isWhitespace } from '../source/char-class.js';
 import { labelText, type LabelText } from '../semantics/label-text.js';
 import { linkType } from '../semantics/link-type.js';
-import { expected, fail, unsupported, where, type ParseContext } from './parse-context.js';
+import { expected, fail, where, type ParseContext } from './parse-context.js';
 import { parseLabel } from './parse-label.js';
 import type { Token, TokenKind } from '../scanner/token.js';
 
@@ -21,14 +21,15 @@ export interface ParsedLink extends LinkInput {
 export function parseLink(ctx: ParseContext): ParsedLink {
   const { stream } = ctx;
   const first = stream.peek();
-  if (first.kind === 'LINK_ID') {
-    unsupported(ctx, first, `Edge ids ('${first.text}') are not supported yet`, `Remove '${first.text}' before the link.`);
+  // Mermaid takes the id from `e1@` by removing its first `@` (`a@b@-->` has the id `ab@`).
+  const id = first.kind === 'LINK_ID' ? first.text.replace('@', '') : undefined;
+  if (id !== undefined) {
     stream.next();
     const after = stream.peek();
     if (after.kind !== 'LINK' && after.kind !== 'START_LINK') expected(after, "a link such as '-->'", `after the edge id '${first.text}'`);
   }
   const link = stream.next();
-  if (link.kind === 'START_LINK') return inlineText(ctx, first, link);
+  if (link.kind === 'START_LINK') return inlineText(ctx, first, link, id);
   let label: LabelText | null = null;
   let last = link;
   const pipe = stream.peek();
@@ -50,11 +51,11 @@ export function parseLink(ctx: ParseContext): ParsedLink {
       stream.next();
     }
   }
-  return finish(ctx, first, last, linkType(link.text), label, link);
+  return finish(ctx, { first, last, link, id }, linkType(link.text), label);
 }
 
 /** `-- text -->`, `== text ==>`, `-. text .->`. */
-function inlineText(ctx: ParseContext, first: Token, open: Token): ParsedLink {
+function inlineText(ctx: ParseContext, first: Token, open: Token, id: string | undefined): ParsedLink {
   const { stream } = ctx;
   const parts: Token[] = [];
   if (EDGE_TEXT_FIRST.has(stream.peek().kind)) {
@@ -76,7 +77,8 @@ function inlineText(ctx: ParseContext, first: Token, open: Token): ParsedLink {
     expected(close, what, `after '${opened}'`, closingHint(opened));
   }
   stream.next();
-  return finish(ctx, first, close, linkType(close.text, open.text), labelText(parts, ctx.text), close, open);
+  const label = labelText(parts, ctx.text, ctx.entities);
+  return finish(ctx, { first, last: close, link: close, open, id }, linkType(close.text, open.text), label);
 }
 
 function closingHint(opened: string): string {
@@ -85,15 +87,17 @@ function closingHint(opened: string): string {
   return "Close the text with '-->' (or '---' for no arrow).";
 }
 
-function finish(
-  ctx: ParseContext,
-  first: Token,
-  last: Token,
-  type: ReturnType<typeof linkType>,
-  label: LabelText | null,
-  link: Token,
-  open?: Token,
-): ParsedLink {
+/** The tokens of a link: from its first (the edge id, if any) to its last, the link token and the text opener. */
+interface LinkTokens {
+  readonly first: Token;
+  readonly last: Token;
+  readonly link: Token;
+  readonly open?: Token;
+  readonly id: string | undefined;
+}
+
+function finish(ctx: ParseContext, tokens: LinkTokens, type: ReturnType<typeof linkType>, label: LabelText | null): ParsedLink {
+  const { first, last, link, open, id } = tokens;
   const start = firstNonBlank(ctx.text, first);
   let end = last.end;
   while (end > start && isWhitespace(ctx.text.charCodeAt(end - 1))) end--;
@@ -105,7 +109,8 @@ function finish(
       "Use the same arrowhead at both ends ('<-- text -->'), or one arrowhead at the end ('-- text -->').",
     );
   }
-  return { stroke: type.stroke, arrowStart: type.arrowStart, arrowEnd: type.arrowEnd, start, end, label, written };
+  const parsed = { stroke: type.stroke, arrowStart: type.arrowStart, arrowEnd: type.arrowEnd, start, end, label, written };
+  return id === undefined ? parsed : { ...parsed, id };
 }
 
 function firstNonBlank(text: string, token: Token): number {

@@ -4,6 +4,7 @@
  * this module opens and closes one.
  */
 import type { Token, TokenKind } from '../scanner/token.js';
+import { labelText } from '../semantics/label-text.js';
 import { expected, expectSeparator, fail, type ParseContext } from './parse-context.js';
 import { parseLabel } from './parse-label.js';
 import { recovering } from './recovery.js';
@@ -34,8 +35,12 @@ const SUBGRAPH_ID_TOKENS: ReadonlySet<TokenKind> = new Set<TokenKind>([
 ]);
 
 interface SubgraphHeader {
+  /** The text after `subgraph` (the content of a quoted string), as written. */
   readonly idText: string;
+  /** The same text read as a label (entity codes decoded), for when it is the title. */
+  readonly idAsTitle: string;
   readonly quoted: boolean;
+  /** The `[title]`, if any. */
   readonly title: string | null;
 }
 
@@ -64,8 +69,8 @@ export function closeSubgraph(ctx: ParseContext, { keyword, header }: OpenSubgra
     if (!header) return { id: generated, title: null, ...span };
     const idText = header.idText.trim();
     if (header.title !== null) return { id: idText, title: header.title, ...span };
-    if (/\s/.test(header.idText)) return { id: generated, title: idText, ...span };
-    return { id: idText, title: header.quoted ? idText : null, ...span };
+    if (/\s/.test(header.idText)) return { id: generated, title: header.idAsTitle, ...span };
+    return { id: idText, title: header.quoted ? header.idAsTitle : null, ...span };
   });
 }
 
@@ -91,7 +96,7 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
     while (SUBGRAPH_ID_TOKENS.has(stream.peek().kind)) parts.push(stream.next());
   }
   if (parts.length === 0) expected(first, 'a subgraph id or title', "after 'subgraph'");
-  const idText = parts.map((t) => (t.kind === 'MD_STR' ? `\`${t.text}\`` : t.text)).join('');
+  const idText = parts.map((t) => t.text).join('');
   let title: string | null = null;
   const open = stream.peek();
   if (open.kind === 'SQS') {
@@ -103,5 +108,6 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
     title === null ? 'after the subgraph id' : 'after the subgraph title',
     title === null ? undefined : "Remove the blanks after ']': Mermaid rejects them.",
   );
-  return { idText, quoted: parts[0]?.kind === 'STR' || parts[0]?.kind === 'MD_STR', title };
+  const idAsTitle = labelText(parts, ctx.text, ctx.entities).value;
+  return { idText, idAsTitle, quoted: parts[0]?.kind === 'STR' || parts[0]?.kind === 'MD_STR', title };
 }

@@ -5,7 +5,7 @@
 import type { NodeRef } from './ast-builder.js';
 import { fail, type ParseContext } from './parse-context.js';
 import { parseLink } from './parse-link.js';
-import { parseStyledVertex, skipShapeData } from './parse-vertex.js';
+import { parseStyledVertex } from './parse-vertex.js';
 import { isLabelOpener } from './shape-table.js';
 import { describeToken, type Token } from '../scanner/token.js';
 
@@ -31,10 +31,6 @@ function parseNodeGroup(ctx: ParseContext, context: string): NodeRef[] {
   const { stream } = ctx;
   const group = [parseStyledVertex(ctx, context)];
   for (;;) {
-    if (stream.peek().kind === 'SHAPE_DATA') {
-      skipShapeData(ctx);
-      continue;
-    }
     if (stream.peek().kind !== 'SPACE' || stream.peek(1).kind !== 'AMP') return group;
     stream.next();
     const amp = stream.next();

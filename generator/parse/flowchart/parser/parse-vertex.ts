@@ -1,26 +1,29 @@
 /**
- * One node as written: an id, optionally a shape with its label, optionally `:::class`. Ids are runs of adjacent
- * id tokens (so `1a`, `A-B`, `a.b`, `Über` are ids), as in Mermaid. The Mermaid 11 forms we do not support yet
- * (`A@{ shape: … }`, the `(-ellipse-)` and `[|field:value|text]` forms) are reported as SOP014 and skipped, so the
- * rest of the statement is still checked.
+ * One node as written: an id, optionally a shape with its label, optionally `:::class`, optionally Mermaid 11's
+ * `@{ … }` shape data (which sets the shape and label after the delimiters did). Ids are runs of adjacent id
+ * tokens (so `1a`, `A-B`, `a.b`, `Über` are ids), as in Mermaid. Every shape of Mermaid's grammar is read,
+ * including `(-text-)`, which Mermaid 11 cannot draw (SOP018), and `[|field:value|text]`, a rectangle.
  */
-import type { NodeRef } from './ast-builder.js';
-import type { NodeShape } from '../ast.js';
-import type { LabelText } from '../semantics/label-text.js';
-import { expected, fail, unsupported, type ParseContext } from './parse-context.js';
-import { labelError, parseLabel } from './parse-label.js';
-import { SHAPES_BY_OPENER, spell, type ShapeSyntax } from './shape-table.js';
 import { ID_TOKENS, isReservedWord, type Token, type TokenKind } from '../scanner/token.js';
+import type { Declaration, NodeRef } from './ast-builder.js';
+import { expected, fail, note, type ParseContext } from './parse-context.js';
+import { labelError, parseLabel } from './parse-label.js';
+import { parseShapeData } from './parse-shape-data.js';
+import { SHAPES_BY_OPENER, spell, type ShapeSyntax } from './shape-table.js';
 
-const CLASSIC_SHAPES = 'Use the classic shape syntax instead: A[text], A(text), A([text]), A{text}, A((text)) …';
-
-/** Parses `id[label]:::class` and records the occurrence. */
+/** Parses `id[label]:::class@{ … }` and records the occurrence. */
 export function parseStyledVertex(ctx: ParseContext, context: string): NodeRef {
+  const { stream } = ctx;
   const id = parseIdString(ctx, context);
-  const shaped = parseShape(ctx, id);
+  const declared = parseShape(ctx, id);
   const classes: string[] = [];
-  if (ctx.stream.accept('STYLE_SEPARATOR')) classes.push(parseIdString(ctx, "after ':::'").id);
-  ctx.ast.addNode(id, shaped.shape, shaped.label, classes);
+  if (stream.accept('STYLE_SEPARATOR')) classes.push(parseIdString(ctx, "after ':::'").id);
+  const data = stream.peek().kind === 'SHAPE_DATA_START' ? parseShapeData(ctx, id) : undefined;
+  const misplaced = stream.peek();
+  if (data !== undefined && misplaced.kind === 'STYLE_SEPARATOR') {
+    fail(misplaced, "A ':::class' must come before '@{ … }'", `Write '${id.id}:::class@{ … }'.`);
+  }
+  ctx.ast.addNode(id, data ? { ...declared, ...data } : declared, classes);
   return id;
 }
 
@@ -56,31 +59,24 @@ function failNotAnId(token: Token, context: string): never {
   return expected(token, 'a node id', context);
 }
 
-interface Shaped {
-  readonly shape?: NodeShape;
-  readonly label?: LabelText;
-}
-
-function parseShape(ctx: ParseContext, id: NodeRef): Shaped {
+/** The shape delimiters after an id and the label between them, if any. */
+function parseShape(ctx: ParseContext, id: NodeRef): Declaration {
   const { stream } = ctx;
   const opener = stream.peek();
   const owner = `node '${id.id}'`;
-  if (opener.kind === 'ELLIPSE_START') {
-    unsupported(ctx, opener, `The '(-text-)' ellipse shape is not supported yet`, CLASSIC_SHAPES);
-    stream.next();
-    parseLabel(ctx, opener, ['ELLIPSE_END'], owner);
-    return {};
-  }
   if (opener.kind === 'VERTEX_WITH_PROPS_START') {
-    unsupported(ctx, opener, `The '[|field:value|text]' node syntax is not supported yet`, CLASSIC_SHAPES);
+    // `[|borders:lr|text]`: a rectangle with one drawing property.
     stream.next();
     for (const kind of ['NODE_STRING', 'COLON', 'NODE_STRING', 'PIPE'] as const) {
       const t = stream.peek();
       if (t.kind !== kind) expected(t, kind === 'PIPE' ? "'|'" : kind === 'COLON' ? "':'" : 'a name', "in '[|field:value|text]'");
       stream.next();
     }
-    parseLabel(ctx, opener, ['SQE'], owner);
-    return {};
+    return { shape: 'rectangle', label: parseLabel(ctx, opener, ['SQE'], owner).label };
+  }
+  if (opener.kind === 'ELLIPSE_START') {
+    const remediation = `Use a shape Mermaid 11 draws, e.g. the stadium '${id.id}([text])' or '${id.id}@{ shape: rounded, label: "text" }'.`;
+    note(ctx, 'SOP018', opener, "Mermaid 11 reads the '(-text-)' ellipse but fails to draw it ('No such shape: ellipse')", remediation);
   }
   const candidates = SHAPES_BY_OPENER.get(opener.kind);
   if (!candidates) return {};
@@ -101,16 +97,4 @@ function parseShape(ctx: ParseContext, id: NodeRef): Shaped {
     stream.next();
   }
   return { shape: shape.shape, label };
-}
-
-/** `@{ … }` after a node: reported as unsupported, then skipped. */
-export function skipShapeData(ctx: ParseContext): void {
-  const { stream } = ctx;
-  const open = stream.peek();
-  unsupported(ctx, open, "Mermaid 11's '@{ shape: … }' node syntax is not supported yet", CLASSIC_SHAPES);
-  while (stream.peek().kind === 'SHAPE_DATA') stream.next();
-  const after = stream.peek();
-  if (after.kind === 'EOF') fail(open, "Unclosed '@{': expected '}'", "Close the shape data with '}'.", { kind: 'end' });
-  // Mermaid drops blanks between `}` and the end of the line before parsing.
-  if (after.kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
 }

@@ -1,6 +1,6 @@
 /**
- * The classic node shapes: which delimiter tokens open and close each one, and how delimiters are spelled in
- * messages. A shape is chosen by its opening tokens (longest first: `((` before `(`) and then, for the
+ * The node shapes of the classic syntax: which delimiter tokens open and close each one, and how delimiters are
+ * spelled in messages. A shape is chosen by its opening tokens (longest first: `((` before `(`) and then, for the
  * parallelograms and trapezoids, by the closing token.
  */
 import type { NodeShape } from '../ast.js';
@@ -28,6 +28,7 @@ const SHAPES: readonly ShapeSyntax[] = [
   { open: ['TRAPSTART'], close: ['INVTRAPEND'], shape: 'parallelogram' },
   { open: ['INVTRAPSTART'], close: ['TRAPEND'], shape: 'parallelogram-alt' },
   { open: ['INVTRAPSTART'], close: ['INVTRAPEND'], shape: 'trapezoid-alt' },
+  { open: ['ELLIPSE_START'], close: ['ELLIPSE_END'], shape: 'ellipse' },
 ];
 
 /** The shapes an opening token may start, longest opener first. */
@@ -72,5 +73,5 @@ export function spell(kind: TokenKind): string {
 
 /** Whether a token kind opens a label (a shape delimiter or `|`). */
 export function isLabelOpener(kind: TokenKind): boolean {
-  return kind === 'PIPE' || kind === 'ELLIPSE_START' || kind === 'VERTEX_WITH_PROPS_START' || SHAPES_BY_OPENER.has(kind);
+  return kind === 'PIPE' || kind === 'VERTEX_WITH_PROPS_START' || SHAPES_BY_OPENER.has(kind);
 }

@@ -17,8 +17,8 @@ import {
   isWhitespace,
   isWordChar,
 } from '../source/char-class.js';
+import type { EntityRule } from '../source/entity-rule.js';
 import { DirectionTable } from './direction-table.js';
-import { EntityRule } from './entity-rule.js';
 import { matchDottedLink, matchDottedStart, matchInvisibleLink, matchSolidLink, matchSolidStart, mayStartLink } from './link-patterns.js';
 import type { ScanCursor } from './scan-cursor.js';
 import { oneCharOpener, openString, pushText, shapeOpener, sharedRules } from './shared-rules.js';
@@ -47,11 +47,11 @@ export class InitialRules {
   #idRunEnd = -1;
   #idRunAt = -1;
 
-  constructor(cursor: ScanCursor, onComment: (start: number, end: number) => void) {
+  constructor(cursor: ScanCursor, entities: EntityRule, onComment: (start: number, end: number) => void) {
     this.#c = cursor;
     this.#onComment = onComment;
     this.#directions = new DirectionTable(cursor.text);
-    this.#entities = new EntityRule(cursor.text);
+    this.#entities = entities;
   }
 
   /** The initial state. */
@@ -161,7 +161,7 @@ export class InitialRules {
     }
     if (code === CH.at && c.code(p + 1) === CH.lbrace) {
       c.push('shapeData');
-      return c.tok('SHAPE_DATA', p, p + 2);
+      return c.tok('SHAPE_DATA_START', p, p + 2);
     }
     if (c.at(p, 'call') && isWhitespace(c.code(p + 4))) {
       c.push('callbackname');

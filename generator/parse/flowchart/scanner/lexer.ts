@@ -12,6 +12,7 @@
  * and the `direction` rule use caches, and `rescanned` lets the parser bound what error recovery scans again.
  */
 import type { RawProblem } from '../problem.js';
+import type { EntityRule } from '../source/entity-rule.js';
 import { scanEdgeText } from './edge-text-rules.js';
 import { InitialRules } from './initial-rules.js';
 import { scanEllipseText, scanMarkdownString, scanString, scanText, scanTrapText } from './label-rules.js';
@@ -35,10 +36,13 @@ export class Lexer {
   #furthest = 0;
   #rescanned = 0;
 
-  /** @param text the preprocessed block text, ending with the `\n` Mermaid appends before parsing. */
-  constructor(text: string) {
+  /**
+   * @param text the preprocessed block text, ending with the `\n` Mermaid appends before parsing.
+   * @param entities where Mermaid sees entity codes in that text.
+   */
+  constructor(text: string, entities: EntityRule) {
     this.#c = new ScanCursor(text);
-    this.#initial = new InitialRules(this.#c, (start, end) => {
+    this.#initial = new InitialRules(this.#c, entities, (start, end) => {
       this.#comments.set(start, {
         code: 'SOP013',
         message: "A '%%' comment shares a line with a statement; Mermaid renderers reject it, so it was ignored",

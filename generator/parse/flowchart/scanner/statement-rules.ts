@@ -1,7 +1,7 @@
 /**
  * The lexer states of particular statements: `click` (its node id), `call name(args)`, the values of `accTitle:`,
- * `accDescr:` and `accDescr { … }`, and the `@{ … }` shape data the parser reports as unsupported. Each reads
- * raw text up to its terminator, as Mermaid does.
+ * `accDescr:` and `accDescr { … }`, and the text of `@{ … }` shape data (each `"` a token of its own, so the
+ * parser knows what is quoted). Each reads raw text up to its terminator, as Mermaid does.
  */
 import { CH, isWhitespace } from '../source/char-class.js';
 import type { ScanCursor } from './scan-cursor.js';
@@ -68,7 +68,7 @@ export function scanShapeData(c: ScanCursor, p: number): Token | null {
   }
   if (code === CH.rbrace) {
     c.pop();
-    return c.skip(p + 1);
+    return c.tok('SHAPE_DATA_END', p, p + 1);
   }
   if (code !== CH.caret) {
     let e = p + 1;

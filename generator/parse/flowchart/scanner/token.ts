@@ -1,7 +1,9 @@
 /**
  * The tokens of Mermaid's flowchart lexer, named as in Mermaid's grammar so the two can be compared rule by rule.
  * A few are ours: `CLICK_KEYWORD`, `CALL_KEYWORD` and `ACC_DESCR_BLOCK` make visible what Mermaid consumes
- * silently, and `ERROR` carries a lexical error (Mermaid throws "Unrecognized text") with our message.
+ * silently, `SHAPE_DATA_START` and `SHAPE_DATA_END` are the `@{` and `}` around shape data (Mermaid returns the
+ * first as `SHAPE_DATA` and skips the second), and `ERROR` carries a lexical error (Mermaid throws "Unrecognized
+ * text") with our message.
  */
 
 export type TokenKind =
@@ -65,7 +67,9 @@ export type TokenKind =
   | 'ELLIPSE_START'
   | 'ELLIPSE_END'
   | 'VERTEX_WITH_PROPS_START'
+  | 'SHAPE_DATA_START'
   | 'SHAPE_DATA'
+  | 'SHAPE_DATA_END'
   // statements
   | 'STYLE'
   | 'LINKSTYLE'
