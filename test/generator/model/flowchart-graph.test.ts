@@ -102,13 +102,15 @@ describe('declarations', () => {
 
 describe('ids Mermaid accepts and the SOP format does not', () => {
   it.each([
-    ['step.3', '`.`'],
-    ['a#b', '`#`'],
-  ])('%s is read as Mermaid reads it, then refused with the reason (SOP034)', (id, character) => {
+    ['step.3', "`matches('a.b')` means state `b` inside `a`"],
+    ['a#b', '`#` starts a state id'],
+    ['a\\b', '`\\` escapes'],
+    ['*', 'wildcard that matches every move'],
+  ])('%s is read as Mermaid reads it, then refused with the reason (SOP034)', (id, reason) => {
     const { diagnostics: found } = compileSop('sops/demo.md', withLine(14, `    ASK --> ${id}[Step] --> DONE([Done])`));
-    const d = found.find((x) => x.code === 'SOP034');
-    expect([d?.line, d?.column]).toEqual([14, 13]);
-    expect(d?.message).toContain(character);
+    expect(found.map((d) => d.code)).toEqual(['SOP034']);
+    expect([found[0]?.line, found[0]?.column]).toEqual([14, 13]);
+    expect(found[0]?.message).toContain(reason);
   });
 });
 
