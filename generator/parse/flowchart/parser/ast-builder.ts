@@ -6,8 +6,10 @@
  * of the edges so far (an id that names an edge is no node: `e1` after `A e1@--> B` creates nothing, and
  * `e1@{ … }` is that edge's metadata), the subgraphs closed so far (`S@{ … }` is subgraph metadata), and each
  * node's current label (`@{ icon: … }` blanks a label that is still the id).
+ *
+ * Optional AST fields are always present (undefined when absent): objects of one shape keep large charts fast.
  */
-import type { EdgeOccurrence, FlowchartAst, FlowDirection, LabelType, NodeOccurrence, NodeShape, SubgraphOccurrence } from '../ast.js';
+import type { EdgeOccurrence, FlowchartAst, FlowDirection, NodeOccurrence, NodeShape, SubgraphOccurrence } from '../ast.js';
 import type { LabelText } from '../semantics/label-text.js';
 import type { LinkType } from '../semantics/link-type.js';
 import type { LineIndex } from '../source/lines.js';
@@ -60,21 +62,23 @@ export class AstBuilder {
   /** Node ids of the subgraphs being parsed, innermost last. */
   readonly #open: Set<string>[] = [];
   #closed = 0;
-  /** Every edge id so far, the author's and Mermaid's generated ones (`L_A_B_0`). */
+  /** The authors' edge ids so far. */
   readonly #edgeIds = new Set<string>();
-  /** How many edges join each (start, end) pair so far, for Mermaid's generated edge ids. */
-  readonly #pairs = new Map<string, number>();
+  /** How many edges join each (from, to) pair so far: Mermaid's generated edge ids (`L_A_B_0`) follow from it. */
+  readonly #pairs = new Map<string, Map<string, number>>();
+  /** The edges (`from\nto\nk`, the k-th of their pair) that took an author's id, so have no generated one. */
+  readonly #named = new Set<string>();
   readonly #subgraphIds = new Set<string>();
-  /** Each node's label so far (its id, as text, until a label is set). */
-  readonly #labels = new Map<string, { readonly value: string; readonly type: LabelType }>();
+  /** The last occurrence of each node that set its label. */
+  readonly #labelled = new Map<string, NodeOccurrence>();
 
   constructor(lines: LineIndex) {
     this.#lines = lines;
   }
 
-  /** Whether an id names an edge defined so far: then it is no node. */
+  /** Whether an id names an edge defined so far (the author's id or Mermaid's generated one): then it is no node. */
   isEdgeId(id: string): boolean {
-    return this.#edgeIds.has(id);
+    return this.#edgeIds.has(id) || this.#isGeneratedId(id);
   }
 
   /** Whether an id names a subgraph closed so far: then `@{ … }` after it is the subgraph's metadata. */
@@ -85,18 +89,23 @@ export class AstBuilder {
   /** Records one occurrence of a node: a bare reference, or a declaration (of a shape, a label or both). */
   addNode(node: NodeRef, declaration: Declaration, classes: readonly string[]): void {
     this.#open[this.#open.length - 1]?.add(node.id);
-    if (this.#edgeIds.has(node.id)) return;
+    if (this.isEdgeId(node.id)) return;
     let label = declaration.label;
-    const current = label ?? this.#labels.get(node.id) ?? { value: node.id, type: 'text' };
-    if (declaration.blanksIdLabel && current.value === node.id) label = { value: '', start: node.end, end: node.end, type: current.type };
-    if (label) this.#labels.set(node.id, { value: label.value, type: label.type });
+    if (declaration.blanksIdLabel) {
+      const current = this.#labelled.get(node.id);
+      const value = label?.value ?? current?.label ?? node.id;
+      if (value === node.id) label = { value: '', start: node.end, end: node.end, type: label?.type ?? current?.labelType ?? 'text' };
+    }
     const occurrence: NodeOccurrence = {
       id: node.id,
       idSpan: this.#lines.span(node.start, node.end),
-      ...(declaration.shape === undefined ? {} : { shape: declaration.shape }),
-      ...(label === undefined ? {} : { label: label.value, labelSpan: this.#lines.span(label.start, label.end), labelType: label.type }),
+      shape: declaration.shape,
+      label: label?.value,
+      labelSpan: label ? this.#lines.span(label.start, label.end) : undefined,
+      labelType: label?.type,
       classes,
     };
+    if (label) this.#labelled.set(node.id, occurrence);
     this.#nodes.push(occurrence);
   }
 
@@ -107,27 +116,29 @@ export class AstBuilder {
   addEdges(sources: readonly NodeRef[], targets: readonly NodeRef[], link: LinkInput): void {
     const span = this.#lines.span(link.start, link.end);
     const text = link.label && link.label.value !== '' ? link.label : null;
-    const labelled = text ? { labelSpan: this.#lines.span(text.start, text.end), labelType: text.type } : {};
+    const labelSpan = text ? this.#lines.span(text.start, text.end) : undefined;
     const { stroke, arrowStart, arrowEnd } = link;
     const lastSource = sources[sources.length - 1]?.id;
     const firstTarget = targets[0]?.id;
     for (const from of sources) {
       const fromSpan = this.#lines.span(from.start, from.end);
       for (const to of targets) {
-        const toSpan = this.#lines.span(to.start, to.end);
-        const named = link.id !== undefined && from.id === lastSource && to.id === firstTarget && !this.#edgeIds.has(link.id);
-        const id = named ? link.id : undefined;
-        const generated = this.#countPair(from.id, to.id);
-        this.#edgeIds.add(id ?? generated);
+        const named = link.id !== undefined && from.id === lastSource && to.id === firstTarget && !this.isEdgeId(link.id);
+        const k = this.#countPair(from.id, to.id);
+        if (named) {
+          this.#edgeIds.add(link.id as string);
+          this.#named.add(`${from.id}\n${to.id}\n${k}`);
+        }
         this.#edges.push({
           from: from.id,
           to: to.id,
-          ...(id === undefined ? {} : { id }),
+          id: named ? link.id : undefined,
           span,
           fromSpan,
-          toSpan,
+          toSpan: this.#lines.span(to.start, to.end),
           label: text ? text.value : null,
-          ...labelled,
+          labelSpan,
+          labelType: text?.type,
           stroke,
           arrowStart,
           arrowEnd,
@@ -136,15 +147,33 @@ export class AstBuilder {
     }
   }
 
+  /** Counts an edge between two nodes; returns how many joined them before. */
+  #countPair(from: string, to: string): number {
+    let targets = this.#pairs.get(from);
+    if (!targets) this.#pairs.set(from, (targets = new Map()));
+    const k = targets.get(to) ?? 0;
+    targets.set(to, k + 1);
+    return k;
+  }
+
   /**
-   * Counts an edge between two nodes and returns the id Mermaid generates for it when it has none:
-   * `L_<from>_<to>_<n>`, n = 0 for the first edge of the pair, then the number of earlier ones plus one.
+   * Whether an id is one Mermaid generated for an edge without one: `L_<from>_<to>_<n>`, where the k-th edge of a
+   * pair gets n = 0 for k = 0 and n = k + 1 after. Only ids of that form are looked at (from and to may hold `_`,
+   * so each split is tried).
    */
-  #countPair(from: string, to: string): string {
-    const pair = `${from}\n${to}`;
-    const count = this.#pairs.get(pair) ?? 0;
-    this.#pairs.set(pair, count + 1);
-    return `L_${from}_${to}_${count === 0 ? 0 : count + 1}`;
+  #isGeneratedId(id: string): boolean {
+    if (id.charCodeAt(0) !== 0x4c /* L */ || id.charCodeAt(1) !== 0x5f /* _ */) return false;
+    const last = id.lastIndexOf('_');
+    const n = Number(id.slice(last + 1));
+    if (last < 3 || !/^\d+$/.test(id.slice(last + 1)) || n === 1) return false;
+    const k = n === 0 ? 0 : n - 1;
+    const pair = id.slice(2, last);
+    for (let cut = pair.indexOf('_'); cut !== -1; cut = pair.indexOf('_', cut + 1)) {
+      const from = pair.slice(0, cut);
+      const to = pair.slice(cut + 1);
+      if (k < (this.#pairs.get(from)?.get(to) ?? 0) && !this.#named.has(`${from}\n${to}\n${k}`)) return true;
+    }
+    return false;
   }
 
   /** How many edges exist so far (what `linkStyle` indexes count). */

@@ -6,6 +6,7 @@
 import type { FlowchartAst } from '../ast.js';
 import type { RawProblem } from '../problem.js';
 import type { Lexer } from '../scanner/lexer.js';
+import { ShapeDataReader } from '../semantics/shape-data.js';
 import type { EntityRule } from '../source/entity-rule.js';
 import type { LineIndex } from '../source/lines.js';
 import { AstBuilder } from './ast-builder.js';
@@ -28,7 +29,16 @@ export interface ParsedChart {
  *   matter or directive): then "not a flowchart" would only repeat it.
  */
 export function parseChart(lexer: Lexer, entities: EntityRule, lines: LineIndex, swallowed: boolean): ParsedChart {
-  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [], text: lexer.text, lines, entities };
+  const ctx: ParseContext = {
+    stream: new TokenStream(lexer),
+    ast: new AstBuilder(lines),
+    problems: [],
+    tally: { syntaxErrors: 0 },
+    text: lexer.text,
+    lines,
+    entities,
+    shapeData: new ShapeDataReader(),
+  };
   const start = parseHeader(ctx);
   if ('header' in start) {
     parseDocument(ctx);

@@ -1,9 +1,10 @@
 /**
  * What every statement parser shares: the token stream, the AST being built, the non-fatal problems found so far,
- * where Mermaid sees entity codes, and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
+ * where Mermaid sees entity codes, the reader of shape data, and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
  * positions as `line:column`) and to consume separators.
  */
 import type { AstBuilder } from './ast-builder.js';
+import type { ShapeDataReader } from '../semantics/shape-data.js';
 import type { EntityRule } from '../source/entity-rule.js';
 import type { LineIndex } from '../source/lines.js';
 import { syntaxProblem, type RawProblem } from '../problem.js';
@@ -14,9 +15,12 @@ import type { TokenStream } from './token-stream.js';
 export interface ParseContext {
   readonly stream: TokenStream;
   readonly ast: AstBuilder;
-  /** Problems that do not stop the statement (warnings, SOP014); syntax errors are thrown. */
+  /** Problems that do not stop the statement (warnings, SOP014), and the syntax errors recovered from. */
   readonly problems: RawProblem[];
+  /** How many syntax errors were recovered from so far (past a limit, costly checks stop: the chart failed). */
+  readonly tally: { syntaxErrors: number };
   readonly entities: EntityRule;
+  readonly shapeData: ShapeDataReader;
   /** The scanned text (offsets of tokens point into it). */
   readonly text: string;
   readonly lines: LineIndex;

@@ -109,8 +109,7 @@ function finish(ctx: ParseContext, tokens: LinkTokens, type: ReturnType<typeof l
       "Use the same arrowhead at both ends ('<-- text -->'), or one arrowhead at the end ('-- text -->').",
     );
   }
-  const parsed = { stroke: type.stroke, arrowStart: type.arrowStart, arrowEnd: type.arrowEnd, start, end, label, written };
-  return id === undefined ? parsed : { ...parsed, id };
+  return { stroke: type.stroke, arrowStart: type.arrowStart, arrowEnd: type.arrowEnd, start, end, label, written, id };
 }
 
 function firstNonBlank(text: string, token: Token): number {

@@ -10,11 +10,16 @@
 import type { Token } from '../scanner/token.js';
 import { hideEntities, revealEntities } from '../semantics/entity-codes.js';
 import { nodeProperties } from '../semantics/node-properties.js';
-import { readShapeData } from '../semantics/shape-data.js';
 import type { Declaration, NodeRef } from './ast-builder.js';
 import { fail, note, type ParseContext } from './parse-context.js';
 
 const EXAMPLE = 'Write key: value pairs separated by commas, e.g. A@{ shape: diamond, label: "Ok?" }.';
+
+/**
+ * After this many syntax errors the chart has failed anyway, and shape data is no longer read as YAML: a YAML
+ * parse costs tens of microseconds, and a broken file may hold a hundred thousand of them.
+ */
+const ERRORS_BEFORE_SKIPPING = 100;
 
 /** A piece of the assembled text and where it was written; `exact` when it is the source text unchanged. */
 interface Piece {
@@ -56,13 +61,14 @@ export function parseShapeData(ctx: ParseContext, node: NodeRef): Declaration | 
   // Mermaid drops blanks between `}` and the end of the line before parsing.
   if (stream.peek().kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
 
+  if (ctx.tally.syntaxErrors >= ERRORS_BEFORE_SKIPPING) return {};
   const toSource = (offset: number): number => sourceOffset(pieces, offset, open.start, end);
   const failAt = (start: number, stop: number, message: string, remediation: string): never =>
     fail({ ...open, start: toSource(start), end: Math.max(toSource(stop), toSource(start) + 1) }, message, remediation, {
       kind: 'after-line',
       offset: end - 1,
     });
-  const data = readShapeData(text);
+  const data = ctx.shapeData.read(text);
   const target = ctx.ast.isSubgraphId(node.id) ? 'subgraph' : ctx.ast.isEdgeId(node.id) ? 'edge' : 'node';
   if (data.kind === 'invalid') failAt(data.start, data.end, `The shape data is not valid YAML: ${data.message}`, EXAMPLE);
   if (data.kind === 'empty' && target !== 'edge') {

@@ -20,6 +20,7 @@ export function recovering<T>(ctx: ParseContext, statementStart: number, parse: 
   } catch (error) {
     if (!(error instanceof FlowchartSyntaxError)) throw error;
     ctx.problems.push(error.problem);
+    ctx.tally.syntaxErrors++;
     ctx.stream.reset(resumeOffset(ctx, error, statementStart));
     return undefined;
   }

@@ -82,8 +82,3 @@ export const SHAPE_NAMES: readonly string[] = [...BY_NAME.keys()];
 export function shapeTypeOf(name: string): NodeShape | undefined {
   return BY_NAME.get(name);
 }
-
-/** The names Mermaid accepts for a type, its short name first (empty for `ellipse`, which has none). */
-export function shapeNamesOf(type: NodeShape): readonly string[] {
-  return CATALOG.find(([t]) => t === type)?.[1] ?? [];
-}

@@ -15,6 +15,7 @@ export const CH = {
   hash: 0x23,
   percent: 0x25,
   amp: 0x26,
+  apostrophe: 0x27,
   lparen: 0x28,
   rparen: 0x29,
   star: 0x2a,

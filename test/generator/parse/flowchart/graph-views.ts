@@ -25,7 +25,7 @@ export interface GraphView {
 }
 
 /** The `type` Mermaid's classic syntax gives each shape, as our node type. */
-const CLASSIC: Readonly<Record<string, NodeShape>> = {
+export const CLASSIC: Readonly<Record<string, NodeShape>> = {
   square: 'rectangle',
   rect: 'rectangle',
   round: 'round',
@@ -93,8 +93,16 @@ export function viewOfMermaid(reading: MermaidReading & { ok: true }): GraphView
         arrowEnd,
       };
     }),
-    subgraphs: reading.subgraphs.map((s) => ({ id: s.id, title: s.title })).sort((a, b) => a.id.localeCompare(b.id)),
+    subgraphs: reading.subgraphs.map((s) => ({ id: asWritten(s.id), title: s.title })).sort((a, b) => a.id.localeCompare(b.id)),
   };
+}
+
+/**
+ * An id as the author wrote it. Mermaid keeps the placeholders of entity codes in ids (`subgraph Q#amp;A` has the
+ * id `Qﬂ°amp¶ßA`); ids are never shown, and no node id can hold an entity code, so we keep the written form.
+ */
+function asWritten(id: string): string {
+  return id.replace(/\uFB02\u00B0(\u00B0?)(\w+)\u00B6\u00DF/g, '#$2;');
 }
 
 function arrowheads(type: string): [string, string] {

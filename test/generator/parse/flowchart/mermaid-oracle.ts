@@ -96,9 +96,9 @@ export async function loadMermaid(): Promise<(text: string) => Promise<MermaidRe
 }
 
 /**
- * Mermaid's table of node shapes (11.17.2, `rendering-elements/shapes.ts`): every name `@{ shape: … }` accepts
- * (Mermaid refuses names with upper case or `_`), with the function that draws it. Mermaid does not export the
- * table, so it is imported from the bundle chunk that defines it (call after `loadMermaid`).
+ * Mermaid's table of node shapes (11.17.2, `rendering-elements/shapes.ts`): every shape name, with the function
+ * that draws it (`@{ shape: … }` accepts the names without upper case or `_`; the others are internal). Mermaid
+ * does not export the table, so it is imported from the bundle chunk that defines it (call after `loadMermaid`).
  */
 export async function loadMermaidShapes(): Promise<ReadonlyMap<string, unknown>> {
   const folder = new URL('../../../../node_modules/mermaid/dist/chunks/mermaid.core/', import.meta.url);
@@ -107,7 +107,7 @@ export async function loadMermaidShapes(): Promise<ReadonlyMap<string, unknown>>
   );
   if (!chunk) throw new Error("Mermaid's shape table was not found in its bundle");
   const { shapes } = (await import(new URL(chunk, folder).href)) as { shapes: Record<string, unknown> };
-  return new Map(Object.entries(shapes).filter(([name]) => name === name.toLowerCase() && !name.includes('_')));
+  return new Map(Object.entries(shapes));
 }
 
 /**
