@@ -15,7 +15,7 @@
  * - labels are kept as written: Mermaid's HTML sanitizer is not applied, and markdown strings keep their backticks.
  * Not checked: that front matter is valid YAML, and Mermaid's default limit of 500 edges.
  */
-import type { FlowchartParseResult } from './ast.js';
+import type { BlockPosition, FlowchartParseResult } from './ast.js';
 import { parseChart } from './parser/parse-chart.js';
 import { report } from './report.js';
 import { Lexer } from './scanner/lexer.js';
@@ -26,15 +26,17 @@ import { preprocess } from './source/preprocess.js';
 /**
  * Parses a Mermaid flowchart.
  * @param source the text inside the ```mermaid fence (line 1 = its first line).
+ * @param origin where that first line starts in the file: positions quoted inside messages ("opened at 14:5") are
+ *   file positions, like the spans of problems once shifted. Spans stay block positions.
  * @returns the AST (null when the text is not a flowchart or has a syntax error, SOP012) and every problem found,
  *   in source order.
  */
-export function parseFlowchart(source: string): FlowchartParseResult {
+export function parseFlowchart(source: string, origin: BlockPosition = { line: 1, column: 1 }): FlowchartParseResult {
   const pre = preprocess(source);
   const lines = new LineIndex(pre.original);
   const text = `${pre.text}\n`;
   const entities = new EntityRule(text);
   const lexer = new Lexer(text, entities);
-  const chart = parseChart(lexer, entities, lines, pre.problems.length > 0);
+  const chart = parseChart(lexer, entities, { lines, origin }, pre.problems.length > 0);
   return report(chart.ast, [...pre.problems, ...chart.problems, ...lexer.comments], lines);
 }

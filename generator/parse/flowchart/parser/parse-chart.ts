@@ -3,7 +3,7 @@
  * flowchart nothing more is parsed, otherwise the statements follow (`parse-document.ts`), each under error
  * recovery.
  */
-import type { FlowchartAst } from '../ast.js';
+import type { BlockPosition, FlowchartAst } from '../ast.js';
 import type { RawProblem } from '../problem.js';
 import type { Lexer } from '../scanner/lexer.js';
 import { ShapeDataReader } from '../semantics/shape-data.js';
@@ -15,6 +15,11 @@ import { parseDocument } from './parse-document.js';
 import { parseHeader } from './parse-header.js';
 import { TokenStream } from './token-stream.js';
 
+export interface Positions {
+  readonly lines: LineIndex;
+  readonly origin: BlockPosition;
+}
+
 export interface ParsedChart {
   /** Null when the text is not a flowchart. */
   readonly ast: FlowchartAst | null;
@@ -24,11 +29,12 @@ export interface ParsedChart {
 /**
  * @param lexer the scanner over the preprocessed text.
  * @param entities where Mermaid sees entity codes in that text.
- * @param lines positions of the text as written.
+ * @param positions the positions of the text as written, and where its first line is in the file.
  * @param swallowed whether preprocessing already reported that something swallowed the text (an unclosed front
  *   matter or directive): then "not a flowchart" would only repeat it.
  */
-export function parseChart(lexer: Lexer, entities: EntityRule, lines: LineIndex, swallowed: boolean): ParsedChart {
+export function parseChart(lexer: Lexer, entities: EntityRule, positions: Positions, swallowed: boolean): ParsedChart {
+  const { lines, origin } = positions;
   const ctx: ParseContext = {
     stream: new TokenStream(lexer),
     ast: new AstBuilder(lines),
@@ -36,6 +42,7 @@ export function parseChart(lexer: Lexer, entities: EntityRule, lines: LineIndex,
     tally: { syntaxErrors: 0 },
     text: lexer.text,
     lines,
+    origin,
     entities,
     shapeData: new ShapeDataReader(),
   };

@@ -3,6 +3,7 @@
  * where Mermaid sees entity codes, the reader of shape data, and helpers to word errors like a compiler ("Expected a node id after '-->' but found '|'", with
  * positions as `line:column`) and to consume separators.
  */
+import type { BlockPosition } from '../ast.js';
 import type { AstBuilder } from './ast-builder.js';
 import type { ShapeDataReader } from '../semantics/shape-data.js';
 import type { EntityRule } from '../source/entity-rule.js';
@@ -24,12 +25,19 @@ export interface ParseContext {
   /** The scanned text (offsets of tokens point into it). */
   readonly text: string;
   readonly lines: LineIndex;
+  /** Where the block's first line is in the file, for positions quoted in messages. */
+  readonly origin: BlockPosition;
 }
 
-/** `line:column` of an offset, for messages. */
+/** `line:column` of an offset in the file, for messages. */
 export function where(ctx: ParseContext, offset: number): string {
   const p = ctx.lines.position(offset);
-  return `${p.line}:${p.column}`;
+  return `${p.line + ctx.origin.line - 1}:${p.column + ctx.origin.column - 1}`;
+}
+
+/** The file's line number of an offset, for messages. */
+export function lineOf(ctx: ParseContext, offset: number): number {
+  return ctx.lines.position(offset).line + ctx.origin.line - 1;
 }
 
 /**

@@ -5,9 +5,9 @@
  * `form`, `pos`, `constraint`, `w` and `h` only change the drawing. Other keys Mermaid ignores: we warn (SOP019),
  * since a typo (`lable:`) would otherwise pass unseen.
  *
- * Where Mermaid's parser accepts what its renderer then fails on, we say so: a label that is a number or `true`
- * is kept as text with a warning (SOP018); a list or a map as label is an error. Offsets are in the shape data
- * text.
+ * Mermaid tests properties for JavaScript truthiness (`if (doc.label)`), and so do we. Where Mermaid's parser
+ * accepts what its renderer then fails on, we say so: a label that is a number or `true` is kept as text with a
+ * warning (SOP018); a list or a map as label is an error. Offsets are in the shape data text.
  */
 import { closestMatch } from '../../../diagnostics/closest-match.js';
 import type { LabelType, NodeShape } from '../ast.js';
@@ -41,7 +41,7 @@ export function nodeProperties(entries: readonly ShapeDataEntry[], reveal: (text
   const byKey = new Map(entries.map((e) => [e.key, e]));
   let shape: NodeShape | undefined;
   const shapeEntry = byKey.get('shape');
-  if (shapeEntry && isTruthy(shapeEntry.value)) {
+  if (shapeEntry?.value) {
     const found = readShape(shapeEntry);
     if ('problem' in found) findings.push(found.problem);
     else shape = found.shape;
@@ -49,12 +49,20 @@ export function nodeProperties(entries: readonly ShapeDataEntry[], reveal: (text
   const labelEntry = byKey.get('label');
   const labelType = byKey.get('labelType')?.value;
   const type: LabelType = typeof labelType === 'string' && LABEL_TYPES.has(labelType) ? (labelType as LabelType) : 'markdown';
+  const visual = Boolean(byKey.get('icon')?.value) || Boolean(byKey.get('img')?.value);
   let label: NodeProperties['label'];
-  if (labelEntry && isTruthy(labelEntry.value)) {
+  if (visual && labelEntry && labelEntry.value !== null && typeof labelEntry.value !== 'string') {
+    // Mermaid calls `label.trim()` on an icon or image node, and fails on anything but text.
+    findings.push({
+      code: 'SOP012',
+      ...valueSpan(labelEntry),
+      message: 'The label of a node with an icon or an image must be text',
+      remediation: quoteIt(labelEntry.value),
+    });
+  } else if (labelEntry?.value) {
     const text = labelValue(labelEntry, findings);
     if (text !== undefined) label = { value: reveal(text), type, start: labelEntry.valueStart, end: labelEntry.valueEnd };
   }
-  const visual = isTruthy(byKey.get('icon')?.value) || isTruthy(byKey.get('img')?.value);
   const blankLabel = labelEntry === undefined || typeof labelEntry.value !== 'string' || labelEntry.value.trim() === '';
   for (const entry of entries) {
     if (NODE_KEYS.includes(entry.key)) continue;
@@ -72,7 +80,7 @@ export function nodeProperties(entries: readonly ShapeDataEntry[], reveal: (text
 }
 
 function readShape(entry: ShapeDataEntry): { shape: NodeShape } | { problem: Finding } {
-  const at = { start: entry.valueStart, end: Math.max(entry.valueEnd, entry.valueStart + 1) };
+  const at = valueSpan(entry);
   const { value } = entry;
   if (typeof value !== 'string') {
     return { problem: { code: 'SOP012', ...at, message: 'The shape must be a name, such as diamond or rect', remediation: SHAPE_HINT } };
@@ -97,8 +105,8 @@ const SHAPE_HINT = "Use one of Mermaid's shape names: rect, rounded, stadium, di
 function labelValue(entry: ShapeDataEntry, findings: Finding[]): string | undefined {
   const { value } = entry;
   if (typeof value === 'string') return value;
-  const at = { start: entry.valueStart, end: Math.max(entry.valueEnd, entry.valueStart + 1) };
-  const remediation = `Quote the label: label: "${typeof value === 'object' ? '…' : String(value)}".`;
+  const at = valueSpan(entry);
+  const remediation = quoteIt(value);
   if (typeof value === 'number' || typeof value === 'boolean') {
     const message = `The label ${String(value)} is not text: Mermaid 11 reads it but fails to draw the chart`;
     findings.push({ code: 'SOP018', ...at, message, remediation });
@@ -108,9 +116,12 @@ function labelValue(entry: ShapeDataEntry, findings: Finding[]): string | undefi
   return undefined;
 }
 
-/** JavaScript truthiness, which is what Mermaid tests (`if (doc.label)`). */
-function isTruthy(value: unknown): boolean {
-  return Boolean(value);
+function valueSpan(entry: ShapeDataEntry): { start: number; end: number } {
+  return { start: entry.valueStart, end: Math.max(entry.valueEnd, entry.valueStart + 1) };
+}
+
+function quoteIt(value: unknown): string {
+  return `Quote the label: label: "${typeof value === 'object' ? '…' : String(value)}".`;
 }
 
 function clip(text: string): string {

@@ -401,6 +401,7 @@ describe("Mermaid 11's @{ … } shape data", () => {
     ['A@{ shape: rect label: "x" }', 'SOP012@2:', 'key: value'],
     ['A@{ shape: rect }@{ label: "x" }', 'SOP012@2:', 'key: value'],
     ['A@{ label: [1, 2] }', 'SOP012@2:12-2:18 The label must be text', 'Quote the label'],
+    ['A@{ icon: "fa:user", label: 12 }', 'SOP012@2:29-2:31 The label of a node with an icon or an image must be text', 'label: "12"'],
     ['A@{ shape: rect', "SOP012@2:2-2:4 Unclosed '@{'", "'}'"],
     ['A@{\n}', 'SOP012@2:2-3:2 Empty shape data over several lines', 'key: value'],
     ['A@{ shape: rect }:::hot', "SOP012@2:18-2:21 A ':::class' must come before '@{ … }'", 'A:::class@{'],
