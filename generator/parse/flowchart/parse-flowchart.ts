@@ -5,14 +5,16 @@
  * lexer rule for rule) → `parser/` (Mermaid's grammar, with error recovery, building the AST; `semantics/` says
  * what shapes, links and labels mean) → `report.ts` (problems in source order, as block spans).
  *
- * It accepts what Mermaid 11 accepts, and reads the same graph, except on purpose:
+ * It accepts what Mermaid 11 accepts, and reads the same graph, Mermaid 11's `@{ … }` shape data, edge ids and
+ * entity codes included, except on purpose:
  * - a `%%` comment after a statement is stripped with a warning (SOP013); Mermaid fails on it;
- * - Mermaid 11's `A@{ … }` shapes and edge ids (`e1@-->`), the `(-text-)` and `[|field:value|text]` forms,
- *   `flowchart-elk` and direction `BR` are reported as not supported yet (SOP014);
+ * - `flowchart-elk` and direction `BR` are reported as not supported yet (SOP014);
  * - a bare `%%` line is an empty comment (Mermaid draws a node called `%%`);
  * - `A <-- text --x B`, whose arrowheads disagree, is an error (Mermaid keeps an edge of type INVALID);
+ * - a list or a map as `@{ label: … }` is an error (Mermaid's renderer fails on it);
  * - `style X …` does not make X a node (Mermaid creates a node for an undeclared X);
- * - labels are kept as written: Mermaid's HTML sanitizer is not applied, and markdown strings keep their backticks.
+ * - labels keep their HTML as written: Mermaid's HTML sanitizer is not applied.
+ * Where Mermaid reads what it then cannot draw (`(-text-)`, a numeric label), we read it too and warn (SOP018).
  * Not checked: that front matter is valid YAML, and Mermaid's default limit of 500 edges.
  */
 import type { BlockPosition, FlowchartParseResult } from './ast.js';
