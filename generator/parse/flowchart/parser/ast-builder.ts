@@ -162,7 +162,7 @@ export class AstBuilder {
    * so each split is tried).
    */
   #isGeneratedId(id: string): boolean {
-    if (id.charCodeAt(0) !== 0x4c /* L */ || id.charCodeAt(1) !== 0x5f /* _ */) return false;
+    if (!id.startsWith('L_')) return false;
     const last = id.lastIndexOf('_');
     const n = Number(id.slice(last + 1));
     if (last < 3 || !/^\d+$/.test(id.slice(last + 1)) || n === 1) return false;

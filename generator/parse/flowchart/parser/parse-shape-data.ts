@@ -29,38 +29,21 @@ interface Piece {
   readonly exact: boolean;
 }
 
+/** The text between the braces, as Mermaid's lexer assembles it, and where each piece of it was written. */
+interface Assembled {
+  readonly text: string;
+  readonly pieces: readonly Piece[];
+  /** The offset after the last `}`. */
+  readonly end: number;
+}
+
 /**
  * Parses the shape data after `node` (the current token is `@{`).
  * @returns what it declares for the node; nothing for the metadata of a subgraph or an edge.
  */
 export function parseShapeData(ctx: ParseContext, node: NodeRef): Declaration | undefined {
-  const { stream } = ctx;
-  const open = stream.peek();
-  let text = '';
-  const pieces: Piece[] = [];
-  let quoted = false;
-  let close: Token | undefined;
-  while (stream.peek().kind === 'SHAPE_DATA_START') {
-    stream.next();
-    for (let t = stream.peek(); t.kind === 'SHAPE_DATA'; t = stream.peek()) {
-      stream.next();
-      const raw = t.text === '"' ? '"' : hideEntities(ctx.text, t.start, t.end, ctx.entities);
-      const piece = quoted && raw !== '"' ? raw.replace(/\n\s*/g, '<br/>') : raw;
-      if (t.text === '"') quoted = !quoted;
-      pieces.push({ at: text.length, start: t.start, end: t.end, exact: piece === t.text });
-      text += piece;
-    }
-    const after = stream.peek();
-    if (after.kind !== 'SHAPE_DATA_END') {
-      if (after.kind === 'EOF') fail(open, "Unclosed '@{': expected '}'", "Close the shape data with '}'.", { kind: 'end' });
-      fail(after, `Unexpected '${after.text}' in shape data`, EXAMPLE);
-    }
-    close = stream.next();
-  }
-  const end = (close as Token).end;
-  // Mermaid drops blanks between `}` and the end of the line before parsing.
-  if (stream.peek().kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
-
+  const open = ctx.stream.peek();
+  const { text, pieces, end } = assemble(ctx, open);
   if (ctx.tally.syntaxErrors >= ERRORS_BEFORE_SKIPPING) return {};
   const toSource = (offset: number): number => sourceOffset(pieces, offset, open.start, end);
   const failAt = (start: number, stop: number, message: string, remediation: string): never =>
@@ -86,11 +69,36 @@ export function parseShapeData(ctx: ParseContext, node: NodeRef): Declaration | 
     else note(ctx, finding.code, { start: toSource(finding.start), end: toSource(finding.end) }, finding.message, remediation);
   }
   const { shape, label, blanksIdLabel } = properties;
-  return {
-    ...(shape === undefined ? {} : { shape }),
-    ...(label === undefined ? {} : { label: { ...label, start: toSource(label.start), end: toSource(label.end) } }),
-    blanksIdLabel,
-  };
+  return { shape, label: label && { ...label, start: toSource(label.start), end: toSource(label.end) }, blanksIdLabel };
+}
+
+/** Consumes `@{ … }` (and any `@{ … }` right after it) and assembles its text. */
+function assemble(ctx: ParseContext, open: Token): Assembled {
+  const { stream } = ctx;
+  let text = '';
+  const pieces: Piece[] = [];
+  let quoted = false;
+  let end = open.end;
+  while (stream.peek().kind === 'SHAPE_DATA_START') {
+    stream.next();
+    for (let t = stream.peek(); t.kind === 'SHAPE_DATA'; t = stream.peek()) {
+      stream.next();
+      const raw = t.text === '"' ? '"' : hideEntities(ctx.text, t.start, t.end, ctx.entities);
+      const piece = quoted && raw !== '"' ? raw.replace(/\n\s*/g, '<br/>') : raw;
+      if (t.text === '"') quoted = !quoted;
+      pieces.push({ at: text.length, start: t.start, end: t.end, exact: piece === t.text });
+      text += piece;
+    }
+    const after = stream.peek();
+    if (after.kind !== 'SHAPE_DATA_END') {
+      if (after.kind === 'EOF') fail(open, "Unclosed '@{': expected '}'", "Close the shape data with '}'.", { kind: 'end' });
+      fail(after, `Unexpected '${after.text}' in shape data`, EXAMPLE);
+    }
+    end = stream.next().end;
+  }
+  // Mermaid drops blanks between `}` and the end of the line before parsing.
+  if (stream.peek().kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
+  return { text, pieces, end };
 }
 
 /**

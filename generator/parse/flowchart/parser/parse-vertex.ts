@@ -23,7 +23,11 @@ export function parseStyledVertex(ctx: ParseContext, context: string): NodeRef {
   if (data !== undefined && misplaced.kind === 'STYLE_SEPARATOR') {
     fail(misplaced, "A ':::class' must come before '@{ … }'", `Write '${id.id}:::class@{ … }'.`);
   }
-  ctx.ast.addNode(id, data ? { ...declared, ...data } : declared, classes);
+  // The shape data is read after the delimiters: what it sets wins.
+  const declaration = data
+    ? { shape: data.shape ?? declared.shape, label: data.label ?? declared.label, blanksIdLabel: data.blanksIdLabel }
+    : declared;
+  ctx.ast.addNode(id, declaration, classes);
   return id;
 }
 

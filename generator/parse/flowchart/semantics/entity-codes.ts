@@ -9,7 +9,7 @@
  * Only the codes are decoded: HTML written directly in a label (`&amp;`, `<br>`) is kept as written.
  */
 import { decodeHTML } from 'entities';
-import { CH } from '../source/char-class.js';
+import { CH, isDigit } from '../source/char-class.js';
 import type { EntityRule } from '../source/entity-rule.js';
 
 // Mermaid's own placeholders, so that text which already holds them reads as it does in Mermaid.
@@ -50,9 +50,6 @@ export function revealEntities(text: string): string {
 
 /** Mermaid's test for a numeric code (`/^\+?\d+$/`; a `+` cannot occur, `\w` excludes it). */
 function isNumeric(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name.charCodeAt(i);
-    if (c < 0x30 || c > 0x39) return false;
-  }
+  for (let i = 0; i < name.length; i++) if (!isDigit(name.charCodeAt(i))) return false;
   return true;
 }

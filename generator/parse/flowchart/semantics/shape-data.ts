@@ -9,7 +9,7 @@
  * Offsets in the result are offsets into the shape data text.
  */
 import { isMap, isScalar, parseDocument, type Node as YamlNode } from 'yaml';
-import { CH, isDigit, isWordChar } from '../source/char-class.js';
+import { CH, isAsciiLetter, isDigit, isWordChar } from '../source/char-class.js';
 
 export interface ShapeDataEntry {
   readonly key: string;
@@ -152,7 +152,8 @@ function readEntry(text: string, p: number): ShapeDataEntry | null {
   } else if (isDigit(first)) {
     valueEnd = valueStart + 1;
     while (isDigit(text.charCodeAt(valueEnd))) valueEnd++;
-    if ((first === 0x30 && valueEnd > valueStart + 1) || valueEnd - valueStart > 15 || isWordChar(text.charCodeAt(valueEnd))) return null;
+    if ((first === CH.zero && valueEnd > valueStart + 1) || valueEnd - valueStart > 15 || isWordChar(text.charCodeAt(valueEnd)))
+      return null;
     value = Number(text.slice(valueStart, valueEnd));
   } else {
     valueEnd = skipWord(text, valueStart);
@@ -168,7 +169,7 @@ function readEntry(text: string, p: number): ShapeDataEntry | null {
 function isPlainQuoted(value: string): boolean {
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    if (c < CH.space || c === CH.backslash || c === 0x7f) return false;
+    if (c < CH.space || c === CH.backslash || c === CH.delete) return false;
   }
   return true;
 }
@@ -181,15 +182,11 @@ function skipSpaces(text: string, from: number): number {
 
 /** `[A-Za-z][A-Za-z0-9-]*` from `from`; returns `from` when there is none. */
 function skipWord(text: string, from: number): number {
-  if (!isLetter(text.charCodeAt(from))) return from;
+  if (!isAsciiLetter(text.charCodeAt(from))) return from;
   let p = from + 1;
   for (;;) {
     const c = text.charCodeAt(p);
-    if (isLetter(c) || isDigit(c) || c === CH.dash) p++;
+    if (isAsciiLetter(c) || isDigit(c) || c === CH.dash) p++;
     else return p;
   }
-}
-
-function isLetter(code: number): boolean {
-  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }

@@ -24,6 +24,7 @@ export const CH = {
   dash: 0x2d,
   dot: 0x2e,
   slash: 0x2f,
+  zero: 0x30,
   colon: 0x3a,
   semi: 0x3b,
   less: 0x3c,
@@ -45,6 +46,7 @@ export const CH = {
   pipe: 0x7c,
   rbrace: 0x7d,
   tilde: 0x7e,
+  delete: 0x7f,
 } as const;
 
 /** JavaScript's `\s`: ASCII whitespace, NBSP, the Unicode space separators, line separators and the BOM. */
@@ -76,6 +78,10 @@ export function isWordChar(code: number): boolean {
 
 export function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39;
+}
+
+export function isAsciiLetter(code: number): boolean {
+  return (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a);
 }
 
 // The ASCII punctuation Mermaid allows inside a plain node id: ! " # $ % & ' * + . ` ? \ _ /
