@@ -35,10 +35,9 @@ import { preprocess } from './source/preprocess.js';
  */
 export function parseFlowchart(source: string, origin: BlockPosition = { line: 1, column: 1 }): FlowchartParseResult {
   const pre = preprocess(source);
-  const lines = new LineIndex(pre.original);
-  const text = `${pre.text}\n`;
-  const entities = new EntityRule(text);
-  const lexer = new Lexer(text, entities);
-  const chart = parseChart(lexer, entities, { lines, origin }, pre.problems.length > 0);
-  return report(chart.ast, [...pre.problems, ...chart.problems, ...lexer.comments], lines);
+  const lines = new LineIndex(pre.original, pre.text);
+  const entities = new EntityRule(pre.text.text);
+  const lexer = new Lexer(pre.text.text, entities);
+  const chart = parseChart(lexer, { written: pre.text.written, entities, lines, origin }, pre.problems.length > 0);
+  return report(chart.ast, { preprocessing: pre.problems, parsing: [...chart.problems, ...lexer.comments] }, lines);
 }

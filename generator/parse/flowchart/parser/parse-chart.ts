@@ -15,8 +15,13 @@ import { parseDocument } from './parse-document.js';
 import { parseHeader } from './parse-header.js';
 import { TokenStream } from './token-stream.js';
 
-export interface Positions {
+/** The text the lexer reads, and what the parser needs to place it. */
+export interface Source {
+  /** The scanned text as the author wrote its characters (see `MappedText.written`). */
+  readonly written: string;
+  readonly entities: EntityRule;
   readonly lines: LineIndex;
+  /** Where the block's first line is in the file. */
   readonly origin: BlockPosition;
 }
 
@@ -27,20 +32,19 @@ export interface ParsedChart {
 }
 
 /**
- * @param lexer the scanner over the preprocessed text.
- * @param entities where Mermaid sees entity codes in that text.
- * @param positions the positions of the text as written, and where its first line is in the file.
+ * @param lexer the scanner over Mermaid's text.
  * @param swallowed whether preprocessing already reported that something swallowed the text (an unclosed front
  *   matter or directive): then "not a flowchart" would only repeat it.
  */
-export function parseChart(lexer: Lexer, entities: EntityRule, positions: Positions, swallowed: boolean): ParsedChart {
-  const { lines, origin } = positions;
+export function parseChart(lexer: Lexer, source: Source, swallowed: boolean): ParsedChart {
+  const { written, entities, lines, origin } = source;
   const ctx: ParseContext = {
     stream: new TokenStream(lexer),
     ast: new AstBuilder(lines),
     problems: [],
     tally: { syntaxErrors: 0 },
     text: lexer.text,
+    written,
     lines,
     origin,
     entities,

@@ -22,8 +22,10 @@ export interface ParseContext {
   readonly tally: { syntaxErrors: number };
   readonly entities: EntityRule;
   readonly shapeData: ShapeDataReader;
-  /** The scanned text (offsets of tokens point into it). */
+  /** The scanned text, Mermaid's (offsets of tokens point into it). */
   readonly text: string;
+  /** The same characters as the author wrote them (labels show those: see `MappedText`). */
+  readonly written: string;
   readonly lines: LineIndex;
   /** Where the block's first line is in the file, for positions quoted in messages. */
   readonly origin: BlockPosition;

@@ -41,7 +41,7 @@ export function parseLabel(ctx: ParseContext, opener: Token, closers: readonly T
     );
   }
   stream.next();
-  return { label: labelText(parts, ctx.text, ctx.entities), closer: found };
+  return { label: labelText(parts, ctx.written, ctx.entities), closer: found };
 }
 
 /**

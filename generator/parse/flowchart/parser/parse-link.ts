@@ -77,7 +77,7 @@ function inlineText(ctx: ParseContext, first: Token, open: Token, id: string | u
     expected(close, what, `after '${opened}'`, closingHint(opened));
   }
   stream.next();
-  const label = labelText(parts, ctx.text, ctx.entities);
+  const label = labelText(parts, ctx.written, ctx.entities);
   return finish(ctx, { first, last: close, link: close, open, id }, linkType(close.text, open.text), label);
 }
 

@@ -96,8 +96,6 @@ function assemble(ctx: ParseContext, open: Token): Assembled {
     }
     end = stream.next().end;
   }
-  // Mermaid drops blanks between `}` and the end of the line before parsing.
-  if (stream.peek().kind === 'SPACE' && ['NEWLINE', 'EOF'].includes(stream.peek(1).kind)) stream.next();
   return { text, pieces, end };
 }
 

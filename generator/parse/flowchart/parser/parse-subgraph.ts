@@ -108,6 +108,6 @@ function parseSubgraphHeader(ctx: ParseContext, keyword: Token): SubgraphHeader 
     title === null ? 'after the subgraph id' : 'after the subgraph title',
     title === null ? undefined : "Remove the blanks after ']': Mermaid rejects them.",
   );
-  const idAsTitle = labelText(parts, ctx.text, ctx.entities).value;
+  const idAsTitle = labelText(parts, ctx.written, ctx.entities).value;
   return { idText, idAsTitle, quoted: parts[0]?.kind === 'STR' || parts[0]?.kind === 'MD_STR', title };
 }

@@ -18,26 +18,18 @@ const NUMERIC = '\u00B0';
 const CLOSE = '\u00B6\u00DF';
 const PLACEHOLDER = /\uFB02\u00B0(\u00B0?)(\w+)\u00B6\u00DF/g;
 
-/**
- * The text from `start` to `end` as Mermaid's grammar sees it: each entity code replaced by its placeholder, and
- * the `;` Mermaid removes on `style`/`classDef` lines removed.
- */
+/** The text from `start` to `end` as Mermaid's grammar sees it: each entity code replaced by its placeholder. */
 export function hideEntities(text: string, start: number, end: number, entities: EntityRule): string {
   let out = '';
   let from = start;
   for (let p = start; p < end; p++) {
-    const code = text.charCodeAt(p);
-    if (code === CH.hash) {
-      const after = entities.end(p);
-      if (after === -1 || after > end) continue;
-      const name = text.slice(p + 1, after - 1);
-      out += text.slice(from, p) + OPEN + (isNumeric(name) ? NUMERIC : '') + name + CLOSE;
-      from = after;
-      p = after - 1;
-    } else if (code === CH.semi && entities.isDropped(p)) {
-      out += text.slice(from, p);
-      from = p + 1;
-    }
+    if (text.charCodeAt(p) !== CH.hash) continue;
+    const after = entities.end(p);
+    if (after === -1 || after > end) continue;
+    const name = text.slice(p + 1, after - 1);
+    out += text.slice(from, p) + OPEN + (isNumeric(name) ? NUMERIC : '') + name + CLOSE;
+    from = after;
+    p = after - 1;
   }
   return out + text.slice(from, end);
 }

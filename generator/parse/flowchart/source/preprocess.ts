@@ -1,172 +1,242 @@
 /**
- * The text Mermaid's flowchart grammar actually sees. Before its parser runs, Mermaid removes a `---` front matter
- * block (after blank lines, comments or directives), `%%{...}%%` directives (anywhere) and `%%` comment lines.
- * We do the same, but blank those ranges out (every character but `\n` becomes a space) instead of deleting them,
- * so offsets and positions stay those of the author's text. Line breaks are normalised to `\n` first, keeping one
- * line break per `\r\n`, `\r` or `\n` so line numbers do not move.
+ * The text Mermaid's flowchart lexer actually reads, made the way Mermaid 11 makes it, step for step:
+ * 1. line breaks become `\n`, and in HTML tags `attr="…"` becomes `attr='…'` (so the quotes open no string);
+ * 2. twice (`mermaid.parse` preprocesses, then `getDiagramFromText` again): a `---` front matter block at the
+ *    start is removed, then `%%{…}%%` directives anywhere, then `%%` comment lines (with the blank lines before
+ *    them), then leading blanks;
+ * 3. on a line matching `style…:…#…;` or `classDef…:…#…;` the last `;` is removed (Mermaid's `encodeEntities`,
+ *    which then hides entity codes: see `entity-rule.ts`), and a `\n` is appended;
+ * 4. blanks between `}` and the end of its line are removed (Mermaid's flowchart parser).
+ * Each step deletes (or rewrites one for one) through a `MappedText`, so positions still point into the author's
+ * text. Mermaid's regular expressions are followed exactly, but scanned by hand in linear time.
  *
- * A bare `%%` line is blanked too, although Mermaid keeps it (and then draws a node called `%%`): that is never
- * what the author meant.
+ * Two differences, on purpose: a bare `%%` line is removed like a comment (Mermaid keeps it and draws a node called
+ * `%%`), and front matter that is never closed, or a directive that swallows the rest of the text, is reported.
  */
 import { syntaxProblem, type RawProblem } from '../problem.js';
 import { CH, isInlineWhitespace, isWhitespace, isWordChar } from './char-class.js';
-import { lineEnd } from './lines.js';
+import { lineEnd, lineStart } from './lines.js';
+import { type Deletion, MappedText } from './mapped-text.js';
 
 export interface Preprocessed {
-  /** The normalised text with front matter, directives and comment lines blanked. */
-  readonly text: string;
-  /** The normalised text as written (what positions refer to). */
+  /** Mermaid's text, ending with the `\n` it appends, mapped to the author's text. */
+  readonly text: MappedText;
+  /** The author's text with line breaks normalised (what positions refer to). */
   readonly original: string;
+  /** Problems, at offsets in `original`. */
   readonly problems: readonly RawProblem[];
 }
 
-interface Range {
-  readonly start: number;
-  readonly end: number;
-  /** A directive without its closing `}%%` (it swallows the rest of the text, as in Mermaid). */
-  readonly unclosed?: boolean;
-}
-
-/** Normalises line breaks and blanks what Mermaid strips before parsing. */
+/** Makes Mermaid's text from the author's. */
 export function preprocess(source: string): Preprocessed {
+  // One line break per `\r\n`, `\r` or `\n`, so line numbers do not move.
   const original = source.includes('\r') ? source.replace(/\r\n?/g, '\n') : source;
   const problems: RawProblem[] = [];
-  const directives = findDirectives(original);
-  const frontMatter = findFrontMatter(original, directives, problems);
-  const outside = directives.filter((d) => frontMatter.every((f) => d.end <= f.start || d.start >= f.end));
-  for (const d of outside) {
-    if (!d.unclosed) continue;
-    problems.push(syntaxProblem(d.start, d.start + 3, "Unclosed directive '%%{': expected '}%%'", "Close the directive with '}%%'."));
-  }
-  const blanked = [...frontMatter, ...outside];
-  const withoutDirectives = blank(original, blanked);
-  const comments = findCommentLines(withoutDirectives);
-  return { text: blank(withoutDirectives, comments), original, problems };
+  let text = MappedText.of(original).rewrite(quoteAttributes);
+  text = cleanDiagram(cleanDiagram(text, problems), problems);
+  text = unclosedFrontMatter(text, problems);
+  text = text.delete(styleSemicolons(text.text)).append('\n');
+  text = text.delete(blanksAfterBraces(text.text));
+  return { text, original, problems };
 }
 
-/** `%%{ word ... }%%` anywhere in the text, as Mermaid's directive pattern finds them. */
-function findDirectives(text: string): Range[] {
-  const found: Range[] = [];
+/** Mermaid's `cleanupText`: `<tag a="x">` → `<tag a='x'>` (same length). */
+function quoteAttributes(text: string): string {
+  if (!text.includes('<')) return text;
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
+    if (!isWordChar(text.charCodeAt(at + 1))) continue;
+    const close = text.indexOf('>', at);
+    if (close === -1) break;
+    const tag = text.slice(at, close);
+    out += text.slice(from, at) + tag.replace(/="([^"]*)"/g, "='$1'");
+    from = close;
+    at = close;
+  }
+  return out + text.slice(from);
+}
+
+/** Mermaid's `preprocessDiagram`: front matter, directives, comment lines, leading blanks. */
+function cleanDiagram(text: MappedText, problems: RawProblem[]): MappedText {
+  const front = frontMatterEnd(text.text);
+  const withoutFront = front === -1 ? text : text.delete([{ start: 0, end: front }]);
+  const withoutDirectives = withoutFront.delete(directives(withoutFront, problems));
+  const withoutComments = withoutDirectives.delete(commentLines(withoutDirectives.text));
+  const s = withoutComments.text;
+  let blanks = 0;
+  while (blanks < s.length && isWhitespace(s.charCodeAt(blanks))) blanks++;
+  return withoutComments.delete(blanks === 0 ? [] : [{ start: 0, end: blanks }]);
+}
+
+/**
+ * The end of Mermaid's front matter at the start of the text, or -1:
+ * `/^([^\S\n\r]*)-{3}\s*[\n\r](.*?)[\n\r]\1-{3}\s*[\n\r]+/s`. The body starts after a line break of the blanks
+ * that follow the opening `---`; the regular expression first tries the last of them, and finds the earliest
+ * closing fence after it; only when there is none does it try the closing fence right after those blanks.
+ */
+function frontMatterEnd(text: string): number {
+  const indentEnd = skip(text, 0, isInlineWhitespace);
+  if (!text.startsWith('---', indentEnd)) return -1;
+  const indent = text.slice(0, indentEnd);
+  const blanksEnd = skip(text, indentEnd + 3, isWhitespace);
+  const lastBreak = text.lastIndexOf('\n', blanksEnd - 1);
+  const firstBreak = text.indexOf('\n', indentEnd + 3);
+  if (lastBreak < indentEnd + 3) return -1;
+  /** The end of the match when a closing fence starts at `fence`, or -1. */
+  const closing = (fence: number): number => {
+    if (!text.startsWith(indent, fence) || !text.startsWith('---', fence + indent.length)) return -1;
+    const after = fence + indent.length + 3;
+    const end = text.lastIndexOf('\n', skip(text, after, isWhitespace) - 1);
+    return end >= after ? end + 1 : -1;
+  };
+  for (let nl = text.indexOf('\n', lastBreak + 1); nl !== -1; nl = text.indexOf('\n', nl + 1)) {
+    const end = closing(nl + 1);
+    if (end !== -1) return end;
+  }
+  return firstBreak < lastBreak ? closing(lastBreak + 1) : -1;
+}
+
+/**
+ * Mermaid's directives, `/%{2}{\s*(?:(\w+)\s*:|(\w+))\s*(?:(\w+)|((?:(?!}%{2}).|\r?\n)*))?\s*(?:}%{2})?/gi`:
+ * `%%{`, a type word (and `:`), then either one word or everything up to `}%%` (to the end of the text when there
+ * is none: reported), then `}%%`.
+ */
+function directives(mapped: MappedText, problems: RawProblem[]): Deletion[] {
+  const text = mapped.text;
+  const found: Deletion[] = [];
   for (let at = text.indexOf('%%{'); at !== -1; at = text.indexOf('%%{', at + 1)) {
     let p = skip(text, at + 3, isWhitespace);
     const word = skip(text, p, isWordChar);
-    if (word === p) continue; // not a directive: no type word after `%%{`
+    if (word === p) continue; // no type word: not a directive
     p = skip(text, word, isWhitespace);
-    if (text.charCodeAt(p) === CH.colon) p = skip(text, p + 1, isWhitespace);
-    const close = text.indexOf('}%%', p);
-    if (close === -1) {
-      found.push({ start: at, end: text.length, unclosed: true });
-      break;
+    p = skip(text, text.charCodeAt(p) === CH.colon ? p + 1 : word, isWhitespace);
+    const value = skip(text, p, isWordChar);
+    if (value > p) p = value;
+    else {
+      p = directiveValueEnd(text, p);
+      if (p === text.length) {
+        const start = mapped.originOf(at);
+        problems.push(syntaxProblem(start, start + 3, "Unclosed directive '%%{': expected '}%%'", "Close the directive with '}%%'."));
+      }
     }
-    found.push({ start: at, end: close + 3 });
-    at = close + 2;
+    p = skip(text, p, isWhitespace);
+    if (text.startsWith('}%%', p)) p += 3;
+    found.push({ start: at, end: p });
+    at = p - 1;
   }
   return found;
 }
 
-/**
- * The `---` front matter, as Mermaid finds it. Mermaid strips its preamble twice: the first time, front matter
- * must start the text (its fences may be indented alike); then directives and comment lines are removed, the rest
- * is trimmed, and front matter is looked for again at the new start (so it may follow blank lines, comments and
- * directives, and its closing fence must not be indented). Between the fences there must be at least one line
- * break more than the fences' own, and the closing fence must end its line.
- */
-function findFrontMatter(text: string, directives: readonly Range[], problems: RawProblem[]): Range[] {
-  const found: Range[] = [];
-  const atStart = fenceIndent(text, 0);
-  const first = atStart === null ? null : closeFrontMatter(text, 0, [atStart, '']);
-  if (first) found.push(first);
-  const start = firstContentLine(text, first ? first.end + 1 : 0, directives);
-  if (start === -1 || fenceIndent(text, start) === null) return found;
-  const second = closeFrontMatter(text, start, ['']);
-  if (second) return [...found, second];
-  const content = start + lineIndent(text, start);
-  problems.push(
-    syntaxProblem(
-      content,
-      content + 3,
-      "Front matter opened with '---' is never closed by a '---' line Mermaid accepts",
-      "Close it with a '---' line that is not indented and not right after the opening one, before 'flowchart'.",
-    ),
-  );
-  return [...found, { start, end: text.length }];
-}
-
-/** If the line at `lineStart` is a `---` fence, its indentation; otherwise null. */
-function fenceIndent(text: string, lineStart: number): string | null {
-  const indent = lineIndent(text, lineStart);
-  const content = lineStart + indent;
-  if (!text.startsWith('---', content) || skip(text, content + 3, isInlineWhitespace) !== lineEnd(text, lineStart)) return null;
-  return text.slice(lineStart, content);
-}
-
-/** The front matter opened at `open`, closed by a fence with one of the given indentations (or null). */
-function closeFrontMatter(text: string, open: number, indents: readonly string[]): Range | null {
-  const afterOpen = lineEnd(text, open) + 1;
-  for (let line = lineEnd(text, afterOpen) + 1; line < text.length; line = lineEnd(text, line) + 1) {
-    const indent = fenceIndent(text, line);
-    const end = lineEnd(text, line);
-    if (indent !== null && indents.includes(indent) && end < text.length) return { start: open, end };
+/** `((?:(?!}%{2}).|\r?\n)*)`: up to `}%%`, or to a character `.` does not match (U+2028, U+2029), or the end. */
+function directiveValueEnd(text: string, from: number): number {
+  const close = text.indexOf('}%%', from);
+  const end = close === -1 ? text.length : close;
+  for (let p = from; p < end; p++) {
+    const c = text.charCodeAt(p);
+    if (c === 0x2028 || c === 0x2029) return p;
   }
-  return null;
+  return end;
 }
 
-/** The start of the first line at or after `from` that is not blank, a comment or a directive (or -1). */
-function firstContentLine(text: string, from: number, directives: readonly Range[]): number {
-  let next = 0; // the next directive that may start where we are
-  let p = from;
-  while (p < text.length) {
-    let content = p + lineIndent(text, p);
-    while (next < directives.length && (directives[next] as Range).start < content) next++;
-    const directive = directives[next];
-    if (directive && directive.start === content) {
-      content = skip(text, directive.end, isInlineWhitespace);
-      if (content < text.length && text.charCodeAt(content) !== CH.lf) return -1;
-      p = content + 1;
-      continue;
+/**
+ * Mermaid's comment lines, `/^\s*%%(?!{)[^\n]+\n?/gm`: a line whose first non-blank characters are `%%` (not
+ * `%%{`), with the blank lines before it and its line break. A bare `%%` line counts too (see the banner).
+ */
+function commentLines(text: string): Deletion[] {
+  const found: Deletion[] = [];
+  let line = 0;
+  while (line < text.length) {
+    const content = skip(text, line, isWhitespace);
+    if (text.startsWith('%%', content) && text.charCodeAt(content + 2) !== CH.lbrace) {
+      const end = lineEnd(text, content);
+      found.push({ start: line, end: Math.min(end + 1, text.length) });
+      line = end + 1;
+    } else {
+      line = lineEnd(text, content) + 1;
     }
-    const end = lineEnd(text, p);
-    if (content !== end && !(text.startsWith('%%', content) && text.charCodeAt(content + 2) !== CH.lbrace)) return p;
-    p = end + 1;
+  }
+  return found;
+}
+
+/** Mermaid's `/style.*:\S*#.*;/g` then `/classDef.*:\S*#.*;/g`: the `;`s they remove. */
+function styleSemicolons(text: string): Deletion[] {
+  const lines = new Map<number, number>();
+  for (const keyword of KEYWORDS) {
+    // One look per line: after a hit, go on from the end of its line.
+    for (let at = text.indexOf(keyword); at !== -1; at = text.indexOf(keyword, lineEnd(text, at))) {
+      lines.set(lineStart(text, at), lineEnd(text, at));
+    }
+  }
+  const found: number[] = [];
+  for (const [start, end] of lines) {
+    const dropped: number[] = [];
+    for (const keyword of KEYWORDS) {
+      const at = text.indexOf(keyword, start);
+      if (at === -1 || at >= end) continue;
+      const hash = hashAfterColon(text, at + keyword.length, end);
+      if (hash === -1) continue;
+      let semi = end - 1;
+      while (semi > hash && (text.charCodeAt(semi) !== CH.semi || dropped.includes(semi))) semi--;
+      if (semi > hash) dropped.push(semi);
+    }
+    found.push(...dropped);
+  }
+  return found.sort((a, b) => a - b).map((p) => ({ start: p, end: p + 1 }));
+}
+
+/** The keywords of Mermaid's two replacements, in the order it applies them. */
+const KEYWORDS = ['style', 'classDef'] as const;
+
+/** The first `#` in `[from, end)` reached from a `:` through non-blanks only (`:\S*#`), or -1. */
+function hashAfterColon(text: string, from: number, end: number): number {
+  let afterColon = false;
+  for (let i = from; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CH.colon) afterColon = true;
+    else if (c === CH.hash && afterColon) return i;
+    else if (isWhitespace(c)) afterColon = false;
   }
   return -1;
 }
 
-/**
- * Lines whose first non-blank characters are `%%` (front matter and directives were blanked before). As in
- * Mermaid, `%%{` that is not a directive is not a comment either.
- */
-function findCommentLines(text: string): Range[] {
-  const found: Range[] = [];
-  for (let p = 0; p < text.length; p = lineEnd(text, p) + 1) {
-    const content = p + lineIndent(text, p);
-    if (text.startsWith('%%', content) && text.charCodeAt(content + 2) !== CH.lbrace) {
-      found.push({ start: content, end: lineEnd(text, p) });
-    }
+/** Mermaid's flowchart parser, `/}\s*\n/g` → `}\n`: the blanks after a `}` up to the last line break among them. */
+function blanksAfterBraces(text: string): Deletion[] {
+  const found: Deletion[] = [];
+  for (let at = text.indexOf('}'); at !== -1; at = text.indexOf('}', at + 1)) {
+    const blanksEnd = skip(text, at + 1, isWhitespace);
+    // The last line break among the blanks (searched among them only, so a long line of `}` stays linear).
+    let lastBreak = blanksEnd - 1;
+    while (lastBreak > at && text.charCodeAt(lastBreak) !== CH.lf) lastBreak--;
+    if (lastBreak <= at) continue;
+    if (lastBreak > at + 1) found.push({ start: at + 1, end: lastBreak });
+    at = lastBreak;
   }
   return found;
 }
 
-function blank(text: string, ranges: readonly Range[]): string {
-  if (ranges.length === 0) return text;
-  const sorted = [...ranges].sort((a, b) => a.start - b.start);
-  let out = '';
-  let at = 0;
-  for (const r of sorted) {
-    if (r.end <= at) continue;
-    const start = Math.max(r.start, at);
-    out += text.slice(at, start) + text.slice(start, r.end).replace(/[^\n]/g, ' ');
-    at = r.end;
-  }
-  return out + text.slice(at);
+/**
+ * Front matter still at the start after Mermaid's cleaning was never closed: reported, and the text dropped (it
+ * would only give errors that repeat this one).
+ */
+function unclosedFrontMatter(mapped: MappedText, problems: RawProblem[]): MappedText {
+  const text = mapped.text;
+  const indent = skip(text, 0, isInlineWhitespace);
+  if (!text.startsWith('---', indent) || skip(text, indent + 3, isInlineWhitespace) !== lineEnd(text, 0)) return mapped;
+  const start = mapped.originOf(indent);
+  problems.push(
+    syntaxProblem(
+      start,
+      start + 3,
+      "Front matter opened with '---' is never closed by a '---' line Mermaid accepts",
+      "Close it with a '---' line that is not indented and not right after the opening one, before 'flowchart'.",
+    ),
+  );
+  return mapped.delete([{ start: 0, end: text.length }]);
 }
 
 function skip(text: string, from: number, accept: (code: number) => boolean): number {
   let p = from;
   while (p < text.length && accept(text.charCodeAt(p))) p++;
   return p;
-}
-
-function lineIndent(text: string, lineStart: number): number {
-  return skip(text, lineStart, isInlineWhitespace) - lineStart;
 }

@@ -1,10 +1,11 @@
 /**
- * Mermaid itself, as the oracle of the differential tests: does it accept a flowchart, and what graph does it
- * read (vertices with Mermaid's shape type, text and label type; edges with their id, type, stroke and text;
- * subgraphs)? Texts are given as the reader sees them: Mermaid keeps entity codes as placeholders until it draws,
- * then the browser decodes the HTML character references they become; jsdom's HTML parser does that decoding
- * here. Mermaid needs a DOM, so a jsdom window is installed first; loading takes about a second, so a test file
- * loads it once.
+ * Mermaid itself, as the oracle of the differential tests: does `mermaid.parse` accept a flowchart, and what graph
+ * did it read (vertices with Mermaid's shape type, text and label type; edges with their id, type, stroke and
+ * text; subgraphs)? The graph is the database `mermaid.parse` itself filled: Mermaid's flowchart parser keeps the
+ * database of its last parse (`parser.yy`), reached through a diagram made once. Texts are given as the reader
+ * sees them: Mermaid keeps entity codes as placeholders until it draws, then the browser decodes the HTML
+ * character references they become; jsdom's HTML parser does that decoding here. Mermaid needs a DOM, so a jsdom
+ * window is installed first; loading takes about a second, so a test file loads it once.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { JSDOM } from 'jsdom';
@@ -62,6 +63,8 @@ export async function loadMermaid(): Promise<(text: string) => Promise<MermaidRe
   Object.assign(globalThis, { window: dom.window, document: dom.window.document });
   const { default: mermaid } = await import('mermaid');
   mermaid.initialize({ startOnLoad: false });
+  const probe = await mermaid.mermaidAPI.getDiagramFromText('flowchart TD\nA');
+  const flowParser = probe.parser as unknown as { parser: { yy: FlowDb } };
   const decoder = dom.window.document.createElement('span');
   /** Mermaid's placeholders as the browser shows them: `ﬂ°quot¶ß` → `&quot;` → `"`. */
   const shown = (text: unknown): string =>
@@ -76,8 +79,7 @@ export async function loadMermaid(): Promise<(text: string) => Promise<MermaidRe
     } catch (error) {
       return { ok: false, error: error instanceof Error ? error.message : String(error) };
     }
-    const diagram = await mermaid.mermaidAPI.getDiagramFromText(stripPreamble(text));
-    const db = diagram.db as unknown as FlowDb;
+    const db = flowParser.parser.yy;
     return {
       ok: true,
       vertices: [...db.getVertices().values()].map((v) => ({ id: v.id, type: v.type, text: shown(v.text), labelType: v.labelType })),
@@ -108,24 +110,4 @@ export async function loadMermaidShapes(): Promise<ReadonlyMap<string, unknown>>
   if (!chunk) throw new Error("Mermaid's shape table was not found in its bundle");
   const { shapes } = (await import(new URL(chunk, folder).href)) as { shapes: Record<string, unknown> };
   return new Map(Object.entries(shapes));
-}
-
-/**
- * `mermaid.parse` preprocesses the text twice (front matter, directives and comment lines are removed, then the
- * rest is trimmed, then the same again), which is why front matter may follow blank or comment lines.
- * `getDiagramFromText` does it once; doing the first pass here makes it read what `parse` accepted.
- */
-function stripPreamble(text: string): string {
-  let rest = text.replace(/\r\n?/g, '\n');
-  const lines = rest.split('\n');
-  if (/^\s*---\s*$/.test(lines[0] ?? '')) {
-    const close = lines.findIndex((l, i) => i > 0 && /^\s*---\s*$/.test(l));
-    if (close > 0) rest = lines.slice(close + 1).join('\n');
-  }
-  rest = rest.replace(/%%\{[\s\S]*?(\}%%|$)/g, '');
-  return rest
-    .split('\n')
-    .filter((l) => !/^\s*%%[^\n]/.test(l))
-    .join('\n')
-    .trimStart();
 }
