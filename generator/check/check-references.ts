@@ -98,8 +98,10 @@ export function checkReferences(model: SopModel): Diagnostic[] {
 }
 
 /**
- * Node ids become XState state keys and object keys of the generated tables: `.` and `#` are XState's path
- * and id delimiters, and `__proto__` is not an own property in an object literal.
+ * Node ids become XState state keys, transition targets and `GOTO.<id>` events, and object keys of the generated
+ * tables: `.` and `#` are XState's path and id delimiters, `\` its escape character (the machine fails to build),
+ * an event `GOTO.*` is a wildcard that matches every move, and `__proto__` is not an own property in an object
+ * literal. Mermaid accepts all of these ids.
  */
 export function checkNodeIds(model: SopModel): Diagnostic[] {
   const out: Diagnostic[] = [];
@@ -107,9 +109,11 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
     const reason =
       node.id === '__proto__'
         ? 'is reserved in JavaScript objects'
-        : /[.#]/.test(node.id)
-          ? 'contains `.` or `#`, which XState reads as a state path or id'
-          : null;
+        : node.id === '*'
+          ? 'would make the move event `GOTO.*`, which XState reads as a wildcard that matches every move'
+          : /[.#\\]/.test(node.id)
+            ? "contains `.`, `#` or `\\`: the generated XState machine uses node ids as state keys, where `.` separates a nested state's path (`matches('a.b')` means state `b` inside `a`), `#` starts a state id and `\\` escapes"
+            : null;
     if (reason) {
       out.push(
         diagnosticAt(

@@ -24,6 +24,9 @@ export const DIAGNOSTIC_CODES = {
   SOP014: { severity: 'error', title: 'Mermaid syntax this compiler does not support yet.' },
   SOP015: { severity: 'warning', title: 'A node is declared twice with different shapes or labels.' },
   SOP016: { severity: 'error', title: 'No `## Node Prompts` section.' },
+  SOP017: { severity: 'error', title: 'An edge starts or ends at a subgraph or another edge, not at a node.' },
+  SOP018: { severity: 'warning', title: 'Mermaid 11 reads this syntax but cannot draw it.' },
+  SOP019: { severity: 'warning', title: "Unknown key in a node's `@{ … }` shape data; Mermaid ignores it." },
   // Node prompts
   SOP020: { severity: 'error', title: 'A node prompt names a node that is not in the flowchart.' },
   SOP021: { severity: 'error', title: 'The same node has two prompt sections.' },

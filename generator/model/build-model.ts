@@ -1,21 +1,16 @@
 /**
- * The model stage: turns one file's parse results into a `SopModel` (plain data, `.md` positions). Applies
- * the flowchart's semantics: a node's first appearance fixes its order, the labelled declaration wins over
- * bare references (between two labelled ones the later wins, as in Mermaid, with a warning), `<-->` links
- * run both ways, and invisible `~~~` links are layout only, so they are not transitions.
+ * The model stage: turns one file's parse results into a `SopModel` (plain data, `.md` positions). The
+ * flowchart's nodes and edges come from `flowchart-graph.ts`, which applies the SOP format's reading of Mermaid.
  */
-import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
-import type { EdgeOccurrence } from '../parse/flowchart/ast.js';
-import type { ParsedFlowchart, ParsedSop } from '../parse/parse-sop.js';
-import type { EdgeStyle } from '../../contract/compiled-sop.js';
-import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
+import type { Diagnostic, SourceSpan } from '../diagnostics/diagnostic.js';
+import type { ParsedSop } from '../parse/parse-sop.js';
+import { flowchartGraph } from './flowchart-graph.js';
+import type { SopModel } from './sop-model.js';
 
 export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopModel | null; diagnostics: readonly Diagnostic[] } {
   const { frontmatter: fm, frontmatterYaml: yaml, flowchart, source } = parsed;
   if (!fm || !yaml || !flowchart) return { model: null, diagnostics: [] };
-  const diagnostics: Diagnostic[] = [];
-  const nodes = buildNodes(source.file, flowchart, diagnostics);
-  const edges = buildEdges(flowchart);
+  const { nodes, edges, diagnostics } = flowchartGraph(source.file, flowchart);
   const systemPromptSections = parsed.systemPromptSections.map((s) => ({ heading: s.heading, span: s.headingSpan }));
   const systemPrompt = parsed.systemPromptSections.map((s) => source.text.slice(s.start, s.end).trim()).join('\n\n');
   const entryNodeSpan: SourceSpan = fm.entry_node !== undefined ? yaml.spanOf(['entry_node']) : flowchart.span;
@@ -43,57 +38,4 @@ export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopM
     flowchartSpan: flowchart.span,
   };
   return { model, diagnostics };
-}
-
-function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagnostic[]): ModelNode[] {
-  const byId = new Map<string, { node: ModelNode; declared: boolean }>();
-  for (const occ of flowchart.ast.nodes) {
-    const seen = byId.get(occ.id);
-    if (occ.shape === undefined) {
-      if (!seen)
-        byId.set(occ.id, {
-          node: { id: occ.id, type: 'rectangle', description: occ.id, declared: false, span: flowchart.toFile(occ.idSpan) },
-          declared: false,
-        });
-      continue;
-    }
-    const description = occ.label ?? occ.id;
-    const declared: ModelNode = { id: occ.id, type: occ.shape, description, declared: true, span: flowchart.toFile(occ.idSpan) };
-    if (seen?.declared && (seen.node.type !== occ.shape || seen.node.description !== description)) {
-      const first = seen.node.span.start;
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          'SOP015',
-          declared.span,
-          `Node \`${occ.id}\` is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
-          'Declare each node once with its shape and label, and refer to it by id elsewhere.',
-        ),
-      );
-    }
-    // Keep the order of first appearance, take the shape and label of this (later, labelled) declaration.
-    byId.set(occ.id, { node: { ...declared, span: seen?.declared ? seen.node.span : declared.span }, declared: true });
-  }
-  return [...byId.values()].map((v) => v.node);
-}
-
-const STYLE: Record<EdgeOccurrence['stroke'], EdgeStyle | null> = { normal: 'solid', dotted: 'dotted', thick: 'thick', invisible: null };
-
-function buildEdges(flowchart: ParsedFlowchart): ModelEdge[] {
-  const edges: ModelEdge[] = [];
-  for (const e of flowchart.ast.edges) {
-    const style = STYLE[e.stroke];
-    if (style === null) continue;
-    const base = {
-      condition: e.label,
-      style,
-      stroke: e.stroke,
-      arrowStart: e.arrowStart,
-      arrowEnd: e.arrowEnd,
-      span: flowchart.toFile(e.span),
-    };
-    edges.push({ from: e.from, to: e.to, ...base });
-    if (e.arrowStart !== 'none' && e.arrowEnd !== 'none' && e.from !== e.to) edges.push({ from: e.to, to: e.from, ...base });
-  }
-  return edges;
 }

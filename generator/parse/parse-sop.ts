@@ -106,7 +106,7 @@ function readFlowchart(source: SourceText, section: MarkdownSection | undefined,
     start: { line: span.start.line + at.line - 1, column: span.start.column + at.column - 1 },
     end: { line: span.end.line + at.line - 1, column: span.end.column + at.column - 1 },
   });
-  const result = parseFlowchart(code.value);
+  const result = parseFlowchart(code.value, at);
   for (const problem of result.problems) {
     diagnostics.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
   }

@@ -16,35 +16,100 @@ export interface BlockSpan {
   readonly end: BlockPosition;
 }
 
-/** Mermaid's shape names (as in its docs), which become the node `type`. */
+/**
+ * The node `type`: Mermaid's name of the shape it draws (see `semantics/shape-catalog.ts` for the names
+ * `@{ shape: … }` accepts for each).
+ */
 export type NodeShape =
-  | 'rectangle' // A[text]
-  | 'round' // A(text)
+  // The shapes of the classic syntax (and their `@{ shape: … }` names).
+  | 'rectangle' // A[text], @{ shape: rect }
+  | 'round' // A(text), @{ shape: rounded }
   | 'stadium' // A([text])
-  | 'subroutine' // A[[text]]
-  | 'cylinder' // A[(text)]
+  | 'subroutine' // A[[text]], @{ shape: fr-rect }
+  | 'cylinder' // A[(text)], @{ shape: cyl }
   | 'circle' // A((text))
-  | 'double-circle' // A(((text)))
-  | 'asymmetric' // A>text]
-  | 'rhombus' // A{text}
-  | 'hexagon' // A{{text}}
-  | 'parallelogram' // A[/text/]
-  | 'parallelogram-alt' // A[\text\]
-  | 'trapezoid' // A[/text\]
-  | 'trapezoid-alt'; // A[\text/]
+  | 'double-circle' // A(((text))), @{ shape: dbl-circ }
+  | 'asymmetric' // A>text], @{ shape: odd }
+  | 'rhombus' // A{text}, @{ shape: diamond } (a decision)
+  | 'hexagon' // A{{text}}, @{ shape: hex }
+  | 'parallelogram' // A[/text/], @{ shape: lean-r }
+  | 'parallelogram-alt' // A[\text\], @{ shape: lean-l }
+  | 'trapezoid' // A[/text\], @{ shape: trap-b }
+  | 'trapezoid-alt' // A[\text/], @{ shape: trap-t }
+  | 'ellipse' // A(-text-): Mermaid 11 reads it but cannot draw it
+  // Mermaid 11's other shapes, only written as @{ shape: … }.
+  | 'data-store'
+  | 'folder'
+  | 'bucket'
+  | 'console'
+  | 'browser'
+  | 'person'
+  | 'bang'
+  | 'cloud'
+  | 'text'
+  | 'notched-rectangle'
+  | 'lined-rectangle'
+  | 'small-circle'
+  | 'framed-circle'
+  | 'filled-rectangle'
+  | 'hourglass'
+  | 'curly-brace'
+  | 'curly-brace-right'
+  | 'curly-braces'
+  | 'lightning-bolt'
+  | 'document'
+  | 'half-rounded-rectangle'
+  | 'horizontal-cylinder'
+  | 'lined-cylinder'
+  | 'curved-trapezoid'
+  | 'divided-rectangle'
+  | 'triangle'
+  | 'window-pane'
+  | 'filled-circle'
+  | 'trapezoidal-pentagon'
+  | 'flipped-triangle'
+  | 'sloped-rectangle'
+  | 'stacked-document'
+  | 'stacked-rectangle'
+  | 'bow-tie-rectangle'
+  | 'crossed-circle'
+  | 'tagged-document'
+  | 'tagged-rectangle'
+  | 'flag'
+  | 'lined-document'
+  // Undocumented shapes Mermaid accepts.
+  | 'state'
+  | 'note'
+  | 'composite'
+  | 'icon'
+  | 'anchor';
 
 export type EdgeStroke = 'normal' | 'dotted' | 'thick' | 'invisible';
 export type ArrowHead = 'none' | 'point' | 'circle' | 'cross';
 
-/** One occurrence of a node id: a declaration with a shape, or a bare reference. */
+/**
+ * How Mermaid reads a label: plain `text`, a quoted `string`, or `markdown` (a markdown string `"`…`"`, and a
+ * label set with `@{ label: … }` unless its `labelType` says otherwise). A markdown label is drawn as markdown.
+ */
+export type LabelType = 'text' | 'string' | 'markdown';
+
+/**
+ * One occurrence of a node id: a bare reference, or a declaration that sets its shape, its label or both
+ * (`A[text]` sets both; `A@{ shape: diamond }` only the shape, `A@{ label: "x" }` only the label). As in
+ * Mermaid, each property keeps the value its last declaration set.
+ */
 export interface NodeOccurrence {
   readonly id: string;
   readonly idSpan: BlockSpan;
-  /** Present when this occurrence declares a shape (`A[...]`), absent for a bare `A`. */
+  /** The shape this occurrence sets, if any. */
   readonly shape?: NodeShape;
-  /** Label text as Mermaid shows it: quotes removed, entities and markdown strings kept as written. */
+  /**
+   * The label this occurrence sets, as Mermaid shows it: quotes and the backticks of a markdown string removed,
+   * entity codes (`#quot;`, `#35;`) decoded; HTML kept as written.
+   */
   readonly label?: string;
   readonly labelSpan?: BlockSpan;
+  readonly labelType?: LabelType;
   /** `:::cls` classes attached at this occurrence. */
   readonly classes: readonly string[];
 }
@@ -52,13 +117,16 @@ export interface NodeOccurrence {
 export interface EdgeOccurrence {
   readonly from: string;
   readonly to: string;
-  /** The link token (`-->`, `-.->|x|`, `-- text -->` …). */
+  /** The author's edge id (`A e1@--> B`), on the edge Mermaid gives it to: absent on the others. */
+  readonly id?: string;
+  /** The link token (`-->`, `-.->|x|`, `-- text -->` …), with the edge id if there is one. */
   readonly span: BlockSpan;
   readonly fromSpan: BlockSpan;
   readonly toSpan: BlockSpan;
-  /** Edge text (`|x|` or inline `-- x -->`), trimmed and unquoted; null when there is none. */
+  /** Edge text (`|x|` or inline `-- x -->`), read like a node label; null when there is none. */
   readonly label: string | null;
   readonly labelSpan?: BlockSpan;
+  readonly labelType?: LabelType;
   readonly stroke: EdgeStroke;
   readonly arrowStart: ArrowHead;
   readonly arrowEnd: ArrowHead;
@@ -79,7 +147,11 @@ export interface FlowchartAst {
   readonly keyword: 'flowchart' | 'graph';
   readonly direction: FlowDirection;
   readonly headerSpan: BlockSpan;
-  /** Every node occurrence in source order (declarations and references, also those inside edges). */
+  /**
+   * Every node occurrence in source order (declarations and references, also those inside edges). A reference to
+   * an edge id (`e1` after `A e1@--> B`) is no node, as in Mermaid; neither is `@{ … }` metadata for an edge or a
+   * subgraph.
+   */
   readonly nodes: readonly NodeOccurrence[];
   /** Edges in source order; `A --> B --> C` yields two, `A & B --> C` yields two. */
   readonly edges: readonly EdgeOccurrence[];
@@ -88,7 +160,7 @@ export interface FlowchartAst {
 
 /** A problem found by the flowchart parser, in block coordinates. Codes come from the diagnostic catalog. */
 export interface FlowchartProblem {
-  readonly code: 'SOP012' | 'SOP013' | 'SOP014';
+  readonly code: 'SOP012' | 'SOP013' | 'SOP014' | 'SOP018' | 'SOP019';
   readonly message: string;
   readonly span: BlockSpan;
   readonly remediation?: string;

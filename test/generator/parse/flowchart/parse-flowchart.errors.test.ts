@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { FlowchartProblem } from '../../../../generator/parse/flowchart/ast.js';
+import { compileSop } from '../../../../generator/compile-sop.js';
 import { parseFlowchart } from '../../../../generator/parse/flowchart/parse-flowchart.js';
 
 const where = (p: FlowchartProblem): string => `${p.span.start.line}:${p.span.start.column}`;
@@ -135,5 +136,37 @@ describe('syntax errors (SOP012)', () => {
   it('keeps warnings next to errors, in source order', () => {
     const result = parseFlowchart('flowchart TD\n  A --> B %% note\n  B -->');
     expect(result.problems.map((p) => `${p.code} ${where(p)}`)).toEqual(['SOP013 2:11', 'SOP012 3:8']);
+  });
+});
+
+describe('positions quoted in messages', () => {
+  it('are file positions when the block does not start the file', () => {
+    const origin = { line: 12, column: 3 };
+    const messages = parseFlowchart('flowchart TD\n  A[Start --> B\n  B --> C[end]\n  C -- never\n  subgraph s\n', origin).problems.map(
+      (p) => `${where(p)} ${p.message}`,
+    );
+    expect(messages).toEqual([
+      "2:4 Unclosed '[' opened at 13:6: expected ']' before '[' at 14:12",
+      "4:5 Edge text opened with '--' at 15:7 is never closed",
+      "5:3 Unclosed 'subgraph' opened at 16:5: expected 'end'",
+    ]);
+  });
+
+  it('are file positions in the diagnostics of a SOP', () => {
+    const sop = [
+      '---',
+      'agent: demo',
+      'version: "1"',
+      'tools: []',
+      '---',
+      '## SOP Flowchart',
+      '```mermaid',
+      'flowchart TD',
+      '  A[x --> B',
+      '```',
+      '',
+    ];
+    const found = compileSop('sops/demo.md', sop.join('\n')).diagnostics.find((d) => d.code === 'SOP012');
+    expect([found?.line, found?.column, found?.message]).toEqual([9, 4, "Unclosed '[' opened at 9:4: expected ']' before end of input"]);
   });
 });

@@ -19,9 +19,10 @@ function ast(source: string): FlowchartAst {
 
 /** A node occurrence in a compact form: id@span shape "label"@span. */
 function node(n: NodeOccurrence): string {
-  const shape = n.shape ? ` ${n.shape} ${JSON.stringify(n.label)}@${at(n.labelSpan)}` : '';
+  const shape = n.shape ? ` ${n.shape}` : '';
+  const label = n.label === undefined ? '' : ` ${JSON.stringify(n.label)}@${at(n.labelSpan)}`;
   const classes = n.classes.length > 0 ? ` :::${n.classes.join(',')}` : '';
-  return `${n.id}@${at(n.idSpan)}${shape}${classes}`;
+  return `${n.id}@${at(n.idSpan)}${shape}${label}${classes}`;
 }
 
 /** An edge in a compact form: from->to stroke arrowStart/arrowEnd "label" @span. */
@@ -60,22 +61,24 @@ describe('header', () => {
 
 describe('node shapes', () => {
   it.each([
-    ['A([stadium])', 'stadium', 'stadium', '2:4-2:11'],
-    ['A[rect]', 'rectangle', 'rect', '2:3-2:7'],
-    ['A["quoted rect"]', 'rectangle', 'quoted rect', '2:3-2:16'],
-    ['A{rhombus}', 'rhombus', 'rhombus', '2:3-2:10'],
-    ['A(round)', 'round', 'round', '2:3-2:8'],
-    ['A((circle))', 'circle', 'circle', '2:4-2:10'],
-    ['A(((double)))', 'double-circle', 'double', '2:5-2:11'],
-    ['A[[sub]]', 'subroutine', 'sub', '2:4-2:7'],
-    ['A[(db)]', 'cylinder', 'db', '2:4-2:6'],
-    ['A{{hex}}', 'hexagon', 'hex', '2:4-2:7'],
-    ['A>odd]', 'asymmetric', 'odd', '2:3-2:6'],
-    ['A[/lean/]', 'parallelogram', 'lean', '2:4-2:8'],
-    ['A[\\lean\\]', 'parallelogram-alt', 'lean', '2:4-2:8'],
-    ['A[/trap\\]', 'trapezoid', 'trap', '2:4-2:8'],
-    ['A[\\trap/]', 'trapezoid-alt', 'trap', '2:4-2:8'],
-  ])('%s', (written, shape, label, labelSpan) => {
+    ['A([stadium])', 'stadium', 'stadium', '2:4-2:11', 'text'],
+    ['A[rect]', 'rectangle', 'rect', '2:3-2:7', 'text'],
+    ['A["quoted rect"]', 'rectangle', 'quoted rect', '2:3-2:16', 'string'],
+    ['A{rhombus}', 'rhombus', 'rhombus', '2:3-2:10', 'text'],
+    ['A(round)', 'round', 'round', '2:3-2:8', 'text'],
+    ['A((circle))', 'circle', 'circle', '2:4-2:10', 'text'],
+    ['A(((double)))', 'double-circle', 'double', '2:5-2:11', 'text'],
+    ['A[[sub]]', 'subroutine', 'sub', '2:4-2:7', 'text'],
+    ['A[(db)]', 'cylinder', 'db', '2:4-2:6', 'text'],
+    ['A{{hex}}', 'hexagon', 'hex', '2:4-2:7', 'text'],
+    ['A>odd]', 'asymmetric', 'odd', '2:3-2:6', 'text'],
+    ['A[/lean/]', 'parallelogram', 'lean', '2:4-2:8', 'text'],
+    ['A[\\lean\\]', 'parallelogram-alt', 'lean', '2:4-2:8', 'text'],
+    ['A[/trap\\]', 'trapezoid', 'trap', '2:4-2:8', 'text'],
+    ['A[\\trap/]', 'trapezoid-alt', 'trap', '2:4-2:8', 'text'],
+    ['A[|borders:lr|boxed]', 'rectangle', 'boxed', '2:15-2:20', 'text'],
+    ['A["`**md**`"]', 'rectangle', '**md**', '2:3-2:13', 'markdown'],
+  ])('%s', (written, shape, label, labelSpan, labelType) => {
     const [n] = ast(`flowchart TD\n${written}`).nodes;
     expect(n).toEqual({
       id: 'A',
@@ -83,9 +86,17 @@ describe('node shapes', () => {
       shape,
       label,
       labelSpan: expect.anything(),
+      labelType,
       classes: [],
     });
     expect(at(n?.labelSpan)).toBe(labelSpan);
+  });
+
+  it('reads the (-ellipse-), which Mermaid 11 cannot draw, with a warning (SOP018)', () => {
+    const result = parseFlowchart('flowchart TD\nA(-oval-) --> B');
+    expect(result.ast?.nodes.map(node)).toEqual(['A@2:1-2:2 ellipse "oval"@2:4-2:8', 'B@2:15-2:16']);
+    expect(result.problems.map((p) => [p.code, at(p.span)])).toEqual([['SOP018', '2:2-2:4']]);
+    expect(result.problems[0]?.remediation).toContain('A([text])');
   });
 
   it('trims blanks around a label and keeps inner ones', () => {
@@ -96,9 +107,12 @@ describe('node shapes', () => {
     expect(ast('flowchart TD\nA["quoted" tail]').nodes.map(node)).toEqual(['A@2:1-2:2 rectangle "quoted tail"@2:3-2:16']);
   });
 
-  it('keeps the backticks of a markdown string, and entities and HTML as written', () => {
+  it('reads a markdown string without its backticks, decodes entity codes and keeps HTML as written', () => {
     const tree = ast('flowchart TD\nA["`**bold**`"] --> B[say #quot;hi#quot;<br>&amp;]');
-    expect(tree.nodes.map((n) => n.label)).toEqual(['`**bold**`', 'say #quot;hi#quot;<br>&amp;']);
+    expect(tree.nodes.map((n) => [n.label, n.labelType])).toEqual([
+      ['**bold**', 'markdown'],
+      ['say "hi"<br>&amp;', 'text'],
+    ]);
     expect(at(tree.nodes[0]?.labelSpan)).toBe('2:3-2:15');
   });
 
@@ -297,23 +311,160 @@ describe('warnings and unsupported syntax', () => {
     expect(result.ast?.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['A->B', 'B->C']);
   });
 
-  it.each([
-    ['A@{ shape: rect } --> B', '2:2-2:4', "'@{ shape: … }'"],
-    ['A e1@--> B', '2:3-2:6', 'Edge ids'],
-    ['A(-ellipse-) --> B', '2:2-2:4', 'ellipse'],
-    ['A[|borders:lr|text] --> B', '2:2-2:4', 'field:value'],
-  ])('reports %s as not supported yet (SOP014), with a remediation, and keeps the AST', (written, span, words) => {
-    const result = parseFlowchart(`flowchart TD\n${written}`);
-    expect(result.problems).toHaveLength(1);
-    const [problem] = result.problems;
-    expect([problem?.code, at(problem?.span)]).toEqual(['SOP014', span]);
-    expect(problem?.message).toContain(words);
-    expect(problem?.remediation).toBeTruthy();
-    expect(result.ast?.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['A->B']);
-  });
-
   it('reports flowchart-elk and the BR direction as not supported', () => {
     expect(parseFlowchart('flowchart-elk TD\nA').problems.map((p) => [p.code, at(p.span)])).toEqual([['SOP014', '1:1-1:14']]);
     expect(parseFlowchart('flowchart BR\nA').problems.map((p) => [p.code, at(p.span)])).toEqual([['SOP014', '1:11-1:13']]);
+  });
+});
+
+describe("Mermaid 11's @{ … } shape data", () => {
+  it('sets the shape and the label, read as markdown, with the span of the label as written', () => {
+    const tree = ast('flowchart TD\nA@{ shape: diamond, label: "Ok?" } --> B');
+    expect(tree.nodes.map(node)).toEqual(['A@2:1-2:2 rhombus "Ok?"@2:28-2:33', 'B@2:40-2:41']);
+    expect(tree.nodes[0]?.labelType).toBe('markdown');
+    expect(tree.edges.map(edge)).toEqual(['A->B normal none/point @2:36-2:39']);
+  });
+
+  it.each([
+    ['rect', 'rectangle'],
+    ['process', 'rectangle'],
+    ['rounded', 'round'],
+    ['pill', 'stadium'],
+    ['fr-rect', 'subroutine'],
+    ['db', 'cylinder'],
+    ['diam', 'rhombus'],
+    ['decision', 'rhombus'],
+    ['question', 'rhombus'],
+    ['choice', 'rhombus'],
+    ['hex', 'hexagon'],
+    ['lean-r', 'parallelogram'],
+    ['out-in', 'parallelogram-alt'],
+    ['trap-b', 'trapezoid'],
+    ['inv-trapezoid', 'trapezoid-alt'],
+    ['doublecircle', 'double-circle'],
+    ['odd', 'asymmetric'],
+    ['doc', 'document'],
+    ['brace-r', 'curly-brace-right'],
+    ['fork', 'filled-rectangle'],
+    ['lin-cyl', 'lined-cylinder'],
+    ['state', 'state'],
+  ])('shape: %s is a %s', (name, type) => {
+    expect(ast(`flowchart TD\nA@{ shape: ${name} }`).nodes[0]?.shape).toBe(type);
+  });
+
+  it('comes after the delimiters and :::class, and sets the shape they gave', () => {
+    expect(ast('flowchart TD\nA[Ask]:::hot@{ shape: diamond } --> B').nodes.map(node)[0]).toBe('A@2:1-2:2 rhombus "Ask"@2:3-2:6 :::hot');
+  });
+
+  it('may set only the label, or nothing', () => {
+    expect(ast('flowchart TD\nA@{ label: "Only text" }\nB@{ }').nodes.map(node)).toEqual(['A@2:1-2:2 "Only text"@2:12-2:23', 'B@3:1-3:2']);
+  });
+
+  it('applies to the last node of an & group, each node taking its own', () => {
+    const tree = ast('flowchart TD\nA@{ shape: doc } & B@{ shape: cyl } --> C@{ shape: hex }');
+    expect(tree.nodes.map((n) => `${n.id}:${n.shape}`)).toEqual(['A:document', 'B:cylinder', 'C:hexagon']);
+    expect(tree.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['A->C', 'B->C']);
+  });
+
+  it('reads YAML over several lines, a line break inside quotes becoming <br/> as in Mermaid', () => {
+    const tree = ast('flowchart TD\nA@{\n  shape: stadium\n  label: "first\n     second"\n} --> B');
+    expect(tree.nodes.map(node)).toEqual(['A@2:1-2:2 stadium "first<br/>second"@4:10-5:13', 'B@6:7-6:8']);
+  });
+
+  it('decodes entity codes in the label, before YAML could read a # as a comment', () => {
+    const tree = ast('flowchart TD\nA@{ label: "a #amp; b #35;1" }\nB@{ label: x #quot;y }');
+    expect(tree.nodes.map((n) => n.label)).toEqual(['a & b #1', 'x "y']);
+  });
+
+  it('blanks the label of an icon node that shows its id, as Mermaid does', () => {
+    const tree = ast('flowchart TD\nA@{ icon: "fa:user", form: circle }\nB[Named]@{ icon: "fa:user" }');
+    expect(tree.nodes.map((n) => [n.id, n.label])).toEqual([
+      ['A', ''],
+      ['B', 'Named'],
+    ]);
+  });
+
+  it("is a subgraph's metadata after a subgraph with that id, and an edge's after an edge with that id", () => {
+    const tree = ast('flowchart TD\nsubgraph S\n  A\nend\nS@{ view: collapsed }\nA e1@--> B\ne1@{ animate: true, shape: none }');
+    expect(tree.nodes.map(node)).toEqual(['A@3:3-3:4', 'S@5:1-5:2', 'A@6:1-6:2', 'B@6:10-6:11']);
+  });
+
+  it.each([
+    ['A@{ shape: diamnd }', "SOP012@2:12-2:18 Mermaid has no shape 'diamnd'", "Did you mean 'diamond'?"],
+    ['A@{ shape: Diamond }', "SOP012@2:12-2:19 Mermaid has no shape 'Diamond': shape names are lower case", "Did you mean 'diamond'?"],
+    [
+      'A@{ shape: lean_right }',
+      "SOP012@2:12-2:22 Mermaid has no shape 'lean_right': shape names are lower case",
+      "Did you mean 'lean-right'?",
+    ],
+    ['A@{ shape: 12 }', 'SOP012@2:12-2:14 The shape must be a name', 'diamond'],
+    ['A@{ shape: rect label: "x" }', 'SOP012@2:', 'key: value'],
+    ['A@{ shape: rect }@{ label: "x" }', 'SOP012@2:', 'key: value'],
+    ['A@{ label: [1, 2] }', 'SOP012@2:12-2:18 The label must be text', 'Quote the label'],
+    ['A@{ icon: "fa:user", label: 12 }', 'SOP012@2:29-2:31 The label of a node with an icon or an image must be text', 'label: "12"'],
+    ['A@{ shape: rect', "SOP012@2:2-2:4 Unclosed '@{'", "'}'"],
+    ['A@{\n}', 'SOP012@2:2-3:2 Empty shape data over several lines', 'key: value'],
+    ['A@{ shape: rect }:::hot', "SOP012@2:18-2:21 A ':::class' must come before '@{ … }'", 'A:::class@{'],
+  ])('%j is an error at its position', (written, want, remediation) => {
+    const result = parseFlowchart(`flowchart TD\n${written}`);
+    expect(result.ast).toBeNull();
+    const [first] = result.problems.map((p) => `${p.code}@${at(p.span)} ${p.message}`);
+    expect(first?.startsWith(want), first).toBe(true);
+    expect(result.problems[0]?.remediation).toContain(remediation);
+  });
+
+  it('warns about keys Mermaid ignores (SOP019) and labels it cannot draw (SOP018), and keeps the node', () => {
+    const result = parseFlowchart('flowchart TD\nA@{ shape: rect, lable: "x" }\nB@{ label: 12 }');
+    expect(result.problems.map((p) => [p.code, at(p.span), p.remediation])).toEqual([
+      ['SOP019', '2:18-2:23', "Did you mean 'label'?"],
+      ['SOP018', '3:12-3:14', 'Quote the label: label: "12".'],
+    ]);
+    expect(result.ast?.nodes.map((n) => [n.id, n.shape, n.label])).toEqual([
+      ['A', 'rectangle', undefined],
+      ['B', undefined, '12'],
+    ]);
+  });
+});
+
+describe('edge ids', () => {
+  it('reads an edge id, which becomes part of the link', () => {
+    const tree = ast('flowchart TD\nA e1@-->|yes| B\nC e2@-- text --> D');
+    expect(tree.edges.map((e) => `${e.id} ${edge(e)}`)).toEqual([
+      'e1 A->B normal none/point "yes"@2:10-2:13 @2:3-2:14',
+      'e2 C->D normal none/point "text"@3:9-3:13 @3:3-3:17',
+    ]);
+  });
+
+  it('gives the id to the edge from the last source to the first target, and to the first edge that uses it', () => {
+    const tree = ast('flowchart TD\nA & B e1@--> C & D\nA e1@--> D');
+    expect(tree.edges.map((e) => `${e.from}->${e.to}:${e.id ?? '-'}`)).toEqual(['A->C:-', 'A->D:-', 'B->C:e1', 'B->D:-', 'A->D:-']);
+  });
+
+  it('makes no node of an id that names an edge defined above, as Mermaid does', () => {
+    const tree = ast('flowchart TD\ne0 --> X\nA e1@--> B\ne1\nC --> e1\nD --> L_e0_X_0');
+    expect([...new Set(tree.nodes.map((n) => n.id))]).toEqual(['e0', 'X', 'A', 'B', 'C', 'D']);
+    expect(tree.edges.map((e) => `${e.from}->${e.to}`)).toEqual(['e0->X', 'A->B', 'C->e1', 'D->L_e0_X_0']);
+  });
+});
+
+describe('entity codes', () => {
+  it.each([
+    ['A[#quot;hi#quot;]', '"hi"'],
+    ['A[#35; #amp; #lt;b#gt;]', '# & <b>'],
+    ['A[#9829; #x41; #foo;]', '♥ &x41; &foo;'],
+    ['A[#notit; #150; #0;]', '¬it; – \uFFFD'],
+    ['A["x#nbsp;"]', 'x\u00A0'],
+    ['A["`**#quot;md#quot;**`"]', '**"md"**'],
+    ['A[style fill:#f00;]', 'style fill:#f00'],
+  ])('%s shows %j', (written, label) => {
+    expect(ast(`flowchart TD\n${written}`).nodes[0]?.label).toBe(label);
+  });
+
+  it('are decoded in edge text and subgraph titles too', () => {
+    const tree = ast(
+      'flowchart TD\nA -->|#lt;ok#gt;| B -- say #quot;x#quot; --> C\nsubgraph s1 [Ship #amp; bill]\nend\nsubgraph "Pay #amp; go"\nend',
+    );
+    expect(tree.edges.map((e) => e.label)).toEqual(['<ok>', 'say "x"']);
+    expect(tree.subgraphs.map((s) => s.title)).toEqual(['Ship & bill', 'Pay & go']);
   });
 });
