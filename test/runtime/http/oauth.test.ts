@@ -6,7 +6,7 @@
  * resource, or none, is 401 with the protected resource metadata's address.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -34,8 +34,12 @@ beforeAll(async () => {
   await probe.close();
   resource = `http://127.0.0.1:${port}/mcp`;
 
+  // The authorization server's address is its issuer: listen first, then make the provider for that address.
+  authServer = createServer();
+  await new Promise<void>((resolve) => authServer.listen(0, '127.0.0.1', () => resolve()));
+  issuer = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
-  const provider = new Provider('http://127.0.0.1', {
+  const provider = new Provider(issuer, {
     jwks: { keys: [{ ...privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' }] },
     scopes: ['mcp'],
     clients: [
@@ -61,12 +65,7 @@ beforeAll(async () => {
       },
     },
   });
-  authServer = await new Promise<Server>((resolve) => {
-    const server = provider.listen(0, '127.0.0.1', () => resolve(server));
-  });
-  issuer = `http://127.0.0.1:${(authServer.address() as AddressInfo).port}`;
-  // The provider was made before its port was known: tell it its own address for the tokens it issues.
-  provider.issuer = issuer;
+  authServer.on('request', provider.callback());
 
   mcp = await serveHttp({
     service,
