@@ -2,7 +2,8 @@
  * Row 4: `build:sops` on synthetic SOPs (40 nodes each), as a user runs it: `node dist/cli/main.js build
  * --sops DIR --out DIR` spawned from a throw-away project (so the build cache lands there).
  *   - cold: a fresh out dir, no cache; 100 SOPs ÷ the floor (`bench/floors/parse-and-write.ts`: a command that
- *     parses the same 100 files with remark-parse and yaml and writes the bytes the build wrote); goal ≤ 1.5;
+ *     parses the same 100 files with remark-parse and yaml and writes the bytes the build wrote); goal ≤ 1.5.
+ *     The note splits the work in one thread (`bench/probes/build-phases.ts`): compile, emit, the floor's parse;
  *   - no-op rebuild: nothing changed since the last build, ÷ `node -e ''` (Node's own start-up); goal ≤ 4;
  *   - scaling: cold 1000 SOPs ÷ cold 100 SOPs; goal ≤ 11 (linear, with room for noise). Skipped in quick mode.
  * Runs are alternated where two things are compared, and medians reported.
@@ -12,7 +13,7 @@ import { join, relative } from 'node:path';
 import type { BenchContext, BenchRow } from '../context.js';
 import { copyToolkit, layoutProject } from '../fixture-project.js';
 import { runNode } from '../processes.js';
-import { PARSE_FLOOR } from '../project.js';
+import { BUILD_PHASES_PROBE, PARSE_FLOOR } from '../project.js';
 import { row, skippedInQuickMode, type Row } from '../report.js';
 import { median, repeat, repeatPair } from '../stats.js';
 import { writeSyntheticSops } from '../synthetic-sop.js';
@@ -65,6 +66,18 @@ function writePayload(p: Project, out: string): { file: string; files: number; b
   return { file, files: written.length, bytes: written.reduce((sum, path) => sum + statSync(path).size, 0) };
 }
 
+interface Phases {
+  readonly first: { readonly compile: number; readonly emit: number; readonly parse: number };
+  readonly steady: { readonly compile: number; readonly emit: number; readonly parse: number };
+}
+
+/** The build's work split in one thread: `bench/probes/build-phases.ts` on the project's SOPs. */
+async function buildPhases(p: Project, rounds: number, signal: AbortSignal): Promise<Phases> {
+  const result = await runNode([BUILD_PHASES_PROBE, 'sops', String(rounds)], { cwd: p.dir, timeoutMs: 120_000, signal });
+  if (result.code !== 0) throw new Error(`the build-phases probe exited ${result.code}: ${result.stderr.slice(-400)}`);
+  return JSON.parse(result.stdout) as Phases;
+}
+
 async function run(ctx: BenchContext): Promise<Row[]> {
   const { quick, signal } = ctx;
   const small = quick ? 5 : 100;
@@ -89,6 +102,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     });
   const bare = (): Promise<unknown> => runNode(['-e', ''], { cwd: p100.dir, timeoutMs: 10_000, signal });
   const noop = await repeatPair(rebuild, bare, { warmup: quick ? 0 : 1, runs: quick ? 1 : 11 });
+  const phases = await buildPhases(p100, quick ? 1 : 3, signal);
 
   const runsNote = (times: readonly number[]): string => `median of ${times.length}`;
   const rows = [
@@ -99,7 +113,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       note:
         `${quick ? `quick mode: ${small} SOPs, not 100; ` : ''}${runsNote(pair.subject)}, alternating; the floor parses the same files ` +
         `(frontmatter and yaml blocks with yaml, the body with remark-parse) on one thread and writes the build's ` +
-        `${payload.files} files (${(payload.bytes / 1024 / 1024).toFixed(1)} MiB)`,
+        `${payload.files} files (${(payload.bytes / 1024 / 1024).toFixed(1)} MiB); in one thread (build-phases probe), ` +
+        `first round / steady: compile ${phases.first.compile.toFixed(0)} / ${phases.steady.compile.toFixed(0)} ms, ` +
+        `emit ${phases.first.emit.toFixed(0)} / ${phases.steady.emit.toFixed(0)} ms, the floor's parse ` +
+        `${phases.first.parse.toFixed(0)} / ${phases.steady.parse.toFixed(0)} ms`,
     }),
     row({ ...NOOP, value: median(noop.subject), floor: median(noop.baseline), note: runsNote(noop.subject) }),
   ];

@@ -101,6 +101,6 @@ export const httpRow: BenchRow = {
   id: 'http',
   title: 'Streamable HTTP',
   specs: [THROUGHPUT, FLAT],
-  budgetMs: 150_000,
+  budgetMs: 240_000,
   run,
 };

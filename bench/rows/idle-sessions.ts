@@ -90,6 +90,6 @@ export const idleSessionsRow: BenchRow = {
   id: 'idle-sessions',
   title: 'memory per idle HTTP session',
   specs: [ON_SQLITE, ON_MEMORY],
-  budgetMs: 180_000,
+  budgetMs: 240_000,
   run,
 };
