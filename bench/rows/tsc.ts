@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext, BenchRow, RowSpec } from '../context.js';
 import type { FixtureProject } from '../fixture-project.js';
-import { handMachineModule, handMachineName } from '../floors/hand-machines.js';
+import { handMachineModule, handMachineName, handPathModule } from '../floors/hand-machines.js';
 import { run as runCommand, runNode } from '../processes.js';
 import { ROOT } from '../project.js';
 import { row, type Row } from '../report.js';
@@ -86,6 +86,7 @@ function app(sops: readonly SyntheticSop[], importsOf: (sop: SyntheticSop) => Ag
 function writeApps(fixture: FixtureProject): void {
   const dir = fixture.dir;
   mkdirSync(join(dir, 'hand'), { recursive: true });
+  writeFileSync(join(dir, 'hand', 'path.ts'), handPathModule());
   for (const sop of fixture.synthetic) writeFileSync(join(dir, 'hand', `${sop.agent}.ts`), handMachineModule(sop.graph));
   const generated = app(fixture.synthetic, (s) => ({
     machine: generatedMachineExport(dir, s.agent),
