@@ -135,7 +135,11 @@ export class HttpSession {
   }
 }
 
-/** A keep-alive agent for `sockets` concurrent sessions. */
+/**
+ * A keep-alive agent for `sockets` concurrent sessions. A socket left idle for 2 s is closed on our side: Node's
+ * HTTP server closes idle keep-alive sockets after 5 s, and a request sent on a socket the server is closing at
+ * that moment fails with ECONNRESET (it happened to a server left idle while the other of two took the load).
+ */
 export function keepAliveAgent(sockets: number): Agent {
-  return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, timeout: 2000 });
 }
