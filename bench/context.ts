@@ -1,9 +1,11 @@
 /**
  * What every row gets: the mode (quick or full), a scratch folder under os.tmpdir() that is removed at the end,
  * a shared fixture project (100 synthetic agents + the project's SOPs, built once, used by the rows that
- * start the real server), and a logger to stderr (stdout carries the table).
+ * start the real server), a shared PostgreSQL cluster (started on first use, by the rows that need one), and a
+ * logger to stderr (stdout carries the table).
  */
 import { join } from 'node:path';
+import { type PostgresCluster, startPostgresCluster } from '../test/support/postgres-cluster.js';
 import { createFixture, type FixtureProject } from './fixture-project.js';
 import type { Row, RowInput } from './report.js';
 
@@ -16,6 +18,12 @@ export interface BenchContext {
   log(message: string): void;
   /** The shared server fixture (built on first use). */
   fixture(): Promise<FixtureProject>;
+  /**
+   * The shared PostgreSQL cluster (`test/support/postgres-cluster.ts`: initdb in a temp folder, its own port;
+   * fsync off, as in the tests), started on first use and stopped when the bench ends. It loads
+   * `pg_stat_statements`, so a row can count the statements a call costs (a few µs per statement, on every side).
+   */
+  postgres(): Promise<PostgresCluster>;
 }
 
 /** The name, goal and unit of one figure, known before it is measured (an unmeasured row still shows them). */
@@ -28,6 +36,8 @@ export interface BenchRow {
   readonly specs: readonly RowSpec[];
   /** Wall-clock budget of the whole row, in ms (full mode; quick mode must stay well under). */
   readonly budgetMs: number;
+  /** Set when quick mode leaves the whole row out: why (too slow for a smoke run, or an engine it would start). */
+  readonly quickSkip?: string;
   run(ctx: BenchContext): Promise<Row[]>;
 }
 
@@ -36,22 +46,42 @@ export function fixtureAgents(quick: boolean): number {
   return quick ? 5 : 100;
 }
 
-/** The context of one row: shares the fixture, carries the row's own abort signal. */
-export function createContext(options: { quick: boolean; tmp: string }): (signal: AbortSignal) => BenchContext {
+export interface ContextFactory {
+  /** The context of one row: shares the fixture and the cluster, carries the row's own abort signal. */
+  forRow(signal: AbortSignal): BenchContext;
+  /** Stops what the rows shared (the PostgreSQL cluster, if one was started). */
+  close(): Promise<void>;
+}
+
+export function createContext(options: { quick: boolean; tmp: string }): ContextFactory {
   let fixture: Promise<FixtureProject> | undefined;
+  let cluster: Promise<PostgresCluster> | undefined;
   const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
-  return (signal) => ({
-    quick: options.quick,
-    signal,
-    tmp: options.tmp,
-    log,
-    fixture() {
-      fixture ??= (async () => {
-        const agents = fixtureAgents(options.quick);
-        log(`building the server fixture: ${agents} synthetic SOPs × 40 nodes + the project's SOPs`);
-        return createFixture(join(options.tmp, 'fixture'), { agents, nodes: 40, projectSops: true });
-      })();
-      return fixture;
+  return {
+    forRow: (signal) => ({
+      quick: options.quick,
+      signal,
+      tmp: options.tmp,
+      log,
+      fixture() {
+        fixture ??= (async () => {
+          const agents = fixtureAgents(options.quick);
+          log(`building the server fixture: ${agents} synthetic SOPs × 40 nodes + the project's SOPs`);
+          return createFixture(join(options.tmp, 'fixture'), { agents, nodes: 40, projectSops: true });
+        })();
+        return fixture;
+      },
+      postgres() {
+        cluster ??= (async () => {
+          log('starting a PostgreSQL cluster');
+          return startPostgresCluster({ settings: { shared_preload_libraries: 'pg_stat_statements' } });
+        })();
+        return cluster;
+      },
+    }),
+    async close() {
+      if (cluster === undefined) return;
+      await (await cluster.catch(() => undefined))?.stop();
     },
-  });
+  };
 }

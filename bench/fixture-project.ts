@@ -1,23 +1,22 @@
 /**
  * A throw-away copy of the toolkit's project layout under os.tmpdir(), holding N synthetic SOPs (plus, on
- * request, the project's own `sops/*.md`), compiled by the real `build` command and transpiled like
- * `scripts/build-dist.mjs` does, so that the real `serve` command can be started on 100 agents without
- * touching the repository's `sops/` or `generated/`.
+ * request, the project's own `sops/*.md`), compiled by the real `build` command of a copy of the toolkit's
+ * `dist/`, so that the real `serve` command can be started on 100 agents without touching the repository's
+ * `sops/` or `generated/`.
  *
  *   <dir>/package.json     {"type":"module"}
  *   <dir>/node_modules/    one symlink per package of the repository (a real folder, so that caches the
  *                          toolkit keeps under node_modules/.cache land here and not in the repository)
- *   <dir>/runtime          → the repository's runtime/ (generated code imports its types)
+ *   <dir>/contract         → the repository's contract/ (generated code imports `sop-toolkit/contract`; the
+ *                          tsc row maps that name here, as the repository's tsconfig does)
  *   <dir>/sops/, <dir>/generated/
- *   <dir>/dist/{cli,runtime,generator}  copies of the repository's dist/ (copies, not links: Node resolves a
- *                          symlinked module to its real path, which would load the repository's generated/)
- *   <dir>/dist/generated   the transpiled fixture agents
+ *   <dir>/dist/{contract,cli,generator,runtime}  copies of the repository's dist/ (copies, not links: Node
+ *                          resolves a symlinked module to its real path, which would load the repository's generated/)
  */
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
-import { transformSync } from 'esbuild';
+import { cpSync, existsSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { runNode } from './processes.js';
-import { ROOT } from './project.js';
+import { ROOT, RUNTIME_PARTS } from './project.js';
 import { writeSyntheticSops, type SyntheticSop } from './synthetic-sop.js';
 
 export interface FixtureProject {
@@ -39,31 +38,22 @@ export function layoutProject(dir: string): void {
     if (entry === '.cache' || existsSync(join(modules, entry))) continue;
     symlinkSync(join(ROOT, 'node_modules', entry), join(modules, entry));
   }
-  if (!existsSync(join(dir, 'runtime'))) symlinkSync(join(ROOT, 'runtime'), join(dir, 'runtime'), 'dir');
+  if (!existsSync(join(dir, 'contract'))) symlinkSync(join(ROOT, 'contract'), join(dir, 'contract'), 'dir');
 }
 
-function* tsFiles(dir: string): Generator<string> {
-  if (!existsSync(dir)) return;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    const p = join(dir, entry.name);
-    if (entry.isDirectory()) yield* tsFiles(p);
-    else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
+/** Copies the toolkit's transpiled parts into `<dir>/dist/` and returns its CLI, `<dir>/dist/cli/main.js`. */
+export function copyToolkit(dir: string): string {
+  for (const part of RUNTIME_PARTS) {
+    const from = join(ROOT, 'dist', part);
+    if (!existsSync(from)) throw new Error(`dist/${part} is missing: run node scripts/build-dist.mjs`);
+    cpSync(from, join(dir, 'dist', part), { recursive: true });
   }
-}
-
-/** Transpiles `<dir>/<from>/**.ts` to `<dir>/dist/<from>/**.js`, as scripts/build-dist.mjs does. */
-export function transpile(dir: string, from: string): void {
-  for (const file of tsFiles(join(dir, from))) {
-    const target = join(dir, 'dist', relative(dir, file)).replace(/\.ts$/, '.js');
-    const { code } = transformSync(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20' });
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, code);
-  }
+  return join(dir, 'dist', 'cli', 'main.js');
 }
 
 /**
  * Creates the fixture: `agents` synthetic SOPs of `nodes` nodes (+ the project's SOPs when `projectSops`),
- * built with the real CLI and transpiled. Throws with the CLI's output when the build fails.
+ * built with the real CLI. Throws with the CLI's output when the build fails.
  */
 export async function createFixture(
   dir: string,
@@ -81,15 +71,10 @@ export async function createFixture(
       copied.push(name.slice(0, -3));
     }
   }
-  for (const part of ['cli', 'runtime', 'generator']) {
-    const from = join(ROOT, 'dist', part);
-    if (existsSync(from)) cpSync(from, join(dir, 'dist', part), { recursive: true });
-  }
-  const cli = join(dir, 'dist', 'cli', 'main.js');
+  const cli = copyToolkit(dir);
   const build = await runNode([cli, 'build', '--sops', 'sops', '--out', 'generated'], { cwd: dir, timeoutMs: 120_000 });
   if (build.code !== 0) {
     throw new Error(`build of the fixture failed (exit ${build.code}): ${(build.stderr || build.stdout).slice(0, 600)}`);
   }
-  transpile(dir, 'generated');
   return { dir, synthetic, copied, cli };
 }

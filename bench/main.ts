@@ -4,30 +4,50 @@
  *
  *   node dist/bench/main.js [--quick] [--only <row>[,<row>…]] [--out FILE]
  *
- * Rows (ids for --only, or their numbers 1–7): goto, load-graph, cold-start, build, tsc, http, tokens.
+ * Rows (ids for --only, or their numbers): see ROWS below and bench/README-performance.md.
  * `--quick` shrinks every row to a smoke run (seconds, not minutes): it proves the harness still works and the
- * rows keep their shape; its numbers mean nothing. The tests run it; CI does not run the full bench.
+ * rows keep their shape; its numbers mean nothing. It leaves out the slow rows and the ones that start
+ * PostgreSQL (their figures are null with a note saying so). `npm test` runs it; CI does not run the full bench.
  *
- * Every row runs under a wall-clock budget; a row that fails or overruns reports null values with a note,
- * and the other rows still run. Scratch files live under os.tmpdir() and are removed at the end.
+ * Every row runs under a wall-clock budget. A row that fails or overruns reports null values with the reason
+ * in its note, the other rows still run, and the bench exits with 1: a bench that skips silently is no bench.
+ * Scratch files live under os.tmpdir() and are removed at the end.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createContext, type BenchRow } from './context.js';
 import { ROOT } from './project.js';
 import { withDeadline } from './processes.js';
-import { renderTable, unmeasured, writeResults, type Row } from './report.js';
+import { FAILED, renderTable, skippedInQuickMode, unmeasured, writeResults, type Row } from './report.js';
 import { buildSopsRow } from './rows/build-sops.js';
 import { coldStartRow } from './rows/cold-start.js';
 import { gotoNodeRow } from './rows/goto-node.js';
 import { httpRow } from './rows/http.js';
+import { idleRunsRow } from './rows/idle-runs.js';
+import { idleSessionsRow } from './rows/idle-sessions.js';
 import { loadGraphRow } from './rows/load-graph.js';
+import { postgresLatencyRow } from './rows/postgres-latency.js';
+import { postgresScaleRow } from './rows/postgres-scale.js';
+import { sqliteLatencyRow } from './rows/sqlite-latency.js';
 import { tokensRow } from './rows/tokens.js';
 import { tscRow } from './rows/tsc.js';
 
-const ROWS: readonly BenchRow[] = [gotoNodeRow, loadGraphRow, coldStartRow, buildSopsRow, tscRow, httpRow, tokensRow];
+const ROWS: readonly BenchRow[] = [
+  gotoNodeRow,
+  loadGraphRow,
+  coldStartRow,
+  buildSopsRow,
+  tscRow,
+  httpRow,
+  tokensRow,
+  idleSessionsRow,
+  sqliteLatencyRow,
+  idleRunsRow,
+  postgresLatencyRow,
+  postgresScaleRow,
+];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {
   if (!only) return ROWS;
@@ -51,35 +71,49 @@ async function main(): Promise<number> {
   const rows = selectRows(values.only);
   const quick = values.quick;
   const tmp = mkdtempSync(join(tmpdir(), 'sop-bench-'));
-  const contextFor = createContext({ quick, tmp });
+  const contexts = createContext({ quick, tmp });
   const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
   const results: Row[] = [];
+  const failed: string[] = [];
   const started = Date.now();
   try {
     for (const benchRow of rows) {
+      if (quick && benchRow.quickSkip !== undefined) {
+        log(`— ${benchRow.title}: ${benchRow.quickSkip}, skipped in quick mode`);
+        results.push(...benchRow.specs.map((spec) => skippedInQuickMode(spec, benchRow.quickSkip as string)));
+        continue;
+      }
       const rowStart = Date.now();
       log(`— ${benchRow.title}`);
       const abort = new AbortController();
       try {
-        const running = benchRow.run(contextFor(abort.signal));
+        const running = benchRow.run(contexts.forRow(abort.signal));
         results.push(...(await withDeadline(running, benchRow.budgetMs, `row ${benchRow.id}`, abort)));
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        const note = `failed: ${(message.split('\n')[0] ?? '').slice(0, 300)}`;
+        const note = `${FAILED}: ${(message.split('\n')[0] ?? '').slice(0, 300)}`;
         log(note);
+        failed.push(benchRow.id);
         results.push(...benchRow.specs.map((spec) => unmeasured(spec, note)));
       }
       log(`  ${benchRow.id} took ${((Date.now() - rowStart) / 1000).toFixed(1)} s`);
     }
   } finally {
+    await contexts.close();
     rmSync(tmp, { recursive: true, force: true });
   }
   writeResults(values.out, results);
   process.stdout.write(`${renderTable(results)}\n\n`);
   process.stdout.write(
     `${quick ? 'quick smoke run (numbers are not meaningful); ' : ''}${((Date.now() - started) / 1000).toFixed(0)} s; ` +
-      `Node ${process.version}; results in ${values.out}\n`,
+      `Node ${process.version}; load average at the end ${loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}; results in ${values.out}\n`,
   );
+  if (failed.length > 0) {
+    process.stderr.write(`bench: ${failed.length} row(s) could not run: ${failed.join(', ')} (reasons in the notes)\n`);
+    return 1;
+  }
   return 0;
 }
 

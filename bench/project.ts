@@ -1,10 +1,9 @@
 /**
- * Where things are: the toolkit's root (the bench runs from `dist/bench/`), its transpiled parts, and which of
- * them exist yet. A row whose part is missing reports `null` with a note instead of inventing a number.
+ * Where things are: the toolkit's root (the bench runs from `dist/bench/`), the transpiled CLI and the floors'
+ * scripts, and the transpiled parts a scratch project copies so that it runs the toolkit as built.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 
 /** The repository root: `dist/bench/project.js` → `../..`. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -14,26 +13,10 @@ export function distPath(...parts: string[]): string {
   return join(ROOT, 'dist', ...parts);
 }
 
-export const CLI = distPath('cli', 'main.js');
 export const NOOP_FLOOR = distPath('bench', 'floors', 'noop-server.js');
+export const PARSE_FLOOR = distPath('bench', 'floors', 'parse-and-write.js');
+export const IDLE_RUNS_PROBE = distPath('bench', 'probes', 'idle-runs.js');
+export const BUILD_PHASES_PROBE = distPath('bench', 'probes', 'build-phases.js');
 
-/** The parts rows depend on, by the transpiled file that proves they exist. */
-export const PARTS = {
-  buildCommand: distPath('cli', 'commands', 'build.js'),
-  serveCommand: distPath('cli', 'commands', 'serve.js'),
-  compileSop: distPath('generator', 'compile-sop.js'),
-  sopTools: distPath('runtime', 'mcp', 'sop-tools.js'),
-} as const;
-
-export type Part = keyof typeof PARTS;
-
-/** The parts (of `needed`) that are not there yet, as a note for an unmeasured row; null when all are. */
-export function missing(...needed: Part[]): string | null {
-  const absent = needed.filter((p) => !existsSync(PARTS[p]));
-  return absent.length === 0 ? null : `not wired: ${absent.map((p) => PARTS[p].slice(ROOT.length)).join(', ')} does not exist yet`;
-}
-
-/** Imports a transpiled module by absolute path (for parts written by others, typed by the caller). */
-export async function importDist<T>(file: string): Promise<T> {
-  return (await import(pathToFileURL(file).href)) as T;
-}
+/** The transpiled folders of `dist/` that the CLI needs at run time (copied into scratch projects). */
+export const RUNTIME_PARTS = ['contract', 'cli', 'generator', 'runtime'] as const;

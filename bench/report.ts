@@ -2,8 +2,8 @@
  * The bench's output: one row per figure, printed as a table and written to `bench/results.json`.
  * A row compares a measured `value` with a `floor` (what the same work costs without us: a no-op SDK server,
  * Node's own start-up, the hand-written equivalent, …); `goal` is written like `"<= 1.3"` and applies to the
- * ratio, or to the value when a row has no floor to divide by (`goalOn`). A figure that could not be measured
- * is `null` with a `note` saying why, and never counts as met.
+ * ratio, or to the value when a row has no floor to divide by (`goalOn`). A figure without a value is `null`
+ * with a `note` saying why (left out of a quick run, or its row failed, which fails the bench), never met.
  */
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -58,9 +58,19 @@ export function row(input: RowInput): Row {
   };
 }
 
-/** A row that could not be measured (a missing part, an error, a timeout). */
+/** What a row's note starts with when quick mode left it out (the only null a passing bench may hold). */
+export const QUICK_SKIP = 'skipped in quick mode';
+/** What a row's note starts with when it could not run (the bench then exits with 1). */
+export const FAILED = 'failed';
+
+/** A figure without a value: skipped in quick mode, or its row failed; `note` says which and why. */
 export function unmeasured(input: Pick<RowInput, 'name' | 'goal' | 'goalOn' | 'unit'>, note: string): Row {
   return row({ ...input, value: null, floor: null, note });
+}
+
+/** A figure quick mode leaves out, and why (slow, or needs an engine the smoke run does not start). */
+export function skippedInQuickMode(input: Pick<RowInput, 'name' | 'goal' | 'goalOn' | 'unit'>, why: string): Row {
+  return unmeasured(input, `${QUICK_SKIP}: ${why}`);
 }
 
 function cell(value: number | null): string {

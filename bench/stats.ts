@@ -107,3 +107,28 @@ export function round(value: number, digits = 3): number {
   const factor = 10 ** (digits - 1 - magnitude);
   return Math.round(value * factor) / factor;
 }
+
+/**
+ * Times single calls of several sides in alternating blocks: one untimed block of each side first, then
+ * `rounds` × (a block of `block` calls of each side, in the order given), so that a slow phase of the shared
+ * machine hits every side alike. Returns each side's per-call durations in ms.
+ */
+export async function interleavedCalls<K extends string>(
+  sides: Readonly<Record<K, () => Promise<unknown>>>,
+  options: { readonly rounds: number; readonly block: number },
+): Promise<Record<K, number[]>> {
+  const names = Object.keys(sides) as K[];
+  const times = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<K, number[]>;
+  const block = async (call: () => Promise<unknown>, into: number[] | undefined): Promise<void> => {
+    for (let i = 0; i < options.block; i++) {
+      const start = process.hrtime.bigint();
+      await call();
+      into?.push(msSince(start));
+    }
+  };
+  for (const name of names) await block(sides[name], undefined);
+  for (let round = 0; round < options.rounds; round++) {
+    for (const name of names) await block(sides[name], times[name]);
+  }
+  return times;
+}

@@ -14,11 +14,16 @@ interface JsonRpcAnswer {
   readonly error?: { readonly code: number; readonly message: string };
 }
 
+/** Headers of a request after `initialize`: the session's id, if any, and the protocol version. */
+function sessionHeaders(sessionId: string | undefined): Record<string, string> {
+  return { ...(sessionId ? { 'mcp-session-id': sessionId } : {}), 'mcp-protocol-version': LATEST_PROTOCOL_VERSION };
+}
+
 function post(
   agent: Agent,
   port: number,
   body: string,
-  sessionId: string | undefined,
+  headers: Record<string, string>,
 ): Promise<{ status: number; sessionId: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -32,7 +37,7 @@ function post(
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
           'content-length': Buffer.byteLength(body),
-          ...(sessionId ? { 'mcp-session-id': sessionId, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION } : {}),
+          ...headers,
         },
       },
       (res) => {
@@ -78,8 +83,17 @@ export class HttpSession {
   private constructor(
     private readonly agent: Agent,
     private readonly port: number,
-    readonly sessionId: string,
+    /** Undefined for a sessionless client, which names its run (`run_id`) in every call instead. */
+    readonly sessionId: string | undefined,
   ) {}
+
+  /**
+   * A client without a session (no `initialize`): the stateless form of the protocol, which any instance behind a
+   * load balancer serves; calls name their run with `run_id`.
+   */
+  static sessionless(port: number, agent: Agent): HttpSession {
+    return new HttpSession(agent, port, undefined);
+  }
 
   /** Opens a session: `initialize` then `notifications/initialized`. */
   static async open(port: number, agent: Agent): Promise<HttpSession> {
@@ -92,19 +106,24 @@ export class HttpSession {
         method: 'initialize',
         params: { protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: 'bench', version: '1.0.0' } },
       }),
-      undefined,
+      {},
     );
     if (init.status !== 200 || !init.sessionId) throw new Error(`initialize answered ${init.status}: ${init.text.slice(0, 200)}`);
     const answer = answerFrom(init.text, 0);
     if (answer.error) throw new Error(`initialize failed: ${answer.error.message}`);
-    const notified = await post(agent, port, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), init.sessionId);
+    const notified = await post(
+      agent,
+      port,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+      sessionHeaders(init.sessionId),
+    );
     if (notified.status >= 300) throw new Error(`notifications/initialized answered ${notified.status}`);
     return new HttpSession(agent, port, init.sessionId);
   }
 
   async request(method: string, params: object): Promise<unknown> {
     const id = this.nextId++;
-    const res = await post(this.agent, this.port, JSON.stringify({ jsonrpc: '2.0', id, method, params }), this.sessionId);
+    const res = await post(this.agent, this.port, JSON.stringify({ jsonrpc: '2.0', id, method, params }), sessionHeaders(this.sessionId));
     if (res.status !== 200) throw new Error(`${method} answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
     const answer = answerFrom(res.text, id);
     if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
@@ -114,31 +133,13 @@ export class HttpSession {
   callTool(name: string, args: object): Promise<RawToolResult> {
     return this.request('tools/call', { name, arguments: args }) as Promise<RawToolResult>;
   }
-
-  /** Ends the session (DELETE). */
-  close(): Promise<void> {
-    return new Promise((resolve) => {
-      const req = request(
-        {
-          agent: this.agent,
-          host: '127.0.0.1',
-          port: this.port,
-          path: '/mcp',
-          method: 'DELETE',
-          headers: { 'mcp-session-id': this.sessionId },
-        },
-        (res) => {
-          res.resume();
-          res.on('end', () => resolve());
-        },
-      );
-      req.on('error', () => resolve());
-      req.end();
-    });
-  }
 }
 
-/** A keep-alive agent for `sockets` concurrent sessions. */
+/**
+ * A keep-alive agent for `sockets` concurrent sessions. A socket left idle for 2 s is closed on our side: Node's
+ * HTTP server closes idle keep-alive sockets after 5 s, and a request sent on a socket the server is closing at
+ * that moment fails with ECONNRESET (it happened to a server left idle while the other of two took the load).
+ */
 export function keepAliveAgent(sockets: number): Agent {
-  return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+  return new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets, timeout: 2000 });
 }

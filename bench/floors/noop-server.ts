@@ -5,6 +5,9 @@
  *
  *   node dist/bench/floors/noop-server.js                  stdio
  *   node dist/bench/floors/noop-server.js --http --port N  Streamable HTTP on 127.0.0.1 (N = 0: any free port)
+ *   node dist/bench/floors/noop-server.js --update URL     stdio; the tool makes one bare single-row `UPDATE`
+ *                                                          round trip on the PostgreSQL database at URL before it
+ *                                                          answers: the least a call that commits there can cost
  *
  * Over HTTP it follows the SDK's documented stateful pattern: one McpServer and one transport per session,
  * default SSE answers, DELETE ends a session. It prints `listening <port>` on stdout once it accepts requests.
@@ -19,16 +22,27 @@ import { z } from 'zod';
 
 const NOOP_TOOL = 'noop';
 
-function noopServer(): McpServer {
+/** The tool's only work besides answering: one bare UPDATE round trip with `--update`, else none. */
+type Work = () => Promise<unknown>;
+
+function noopServer(work?: Work): McpServer {
   const server = new McpServer({ name: 'bench-noop-floor', version: '1.0.0' });
-  server.registerTool(NOOP_TOOL, { description: 'Does nothing.', inputSchema: { node_id: z.string() } }, () => ({
-    content: [{ type: 'text', text: 'ok' }],
-  }));
+  const answer = { content: [{ type: 'text' as const, text: 'ok' }] };
+  server.registerTool(
+    NOOP_TOOL,
+    { description: 'Does nothing.', inputSchema: { node_id: z.string() } },
+    work === undefined
+      ? () => answer
+      : async () => {
+          await work();
+          return answer;
+        },
+  );
   return server;
 }
 
-async function serveStdio(): Promise<void> {
-  await noopServer().connect(new StdioServerTransport());
+async function serveStdio(work?: Work): Promise<void> {
+  await noopServer(work).connect(new StdioServerTransport());
 }
 
 function serveHttp(port: number): void {
@@ -64,9 +78,15 @@ function serveHttp(port: number): void {
 }
 
 const args = process.argv.slice(2);
+const updateUrl = args.includes('--update') ? args[args.indexOf('--update') + 1] : undefined;
 if (args.includes('--http')) {
   const i = args.indexOf('--port');
   serveHttp(i >= 0 ? Number(args[i + 1]) : 0);
+} else if (updateUrl !== undefined) {
+  // Loaded only here: the plain floor's start-up (the cold-start row's floor) must not pay for the driver.
+  const { openFloor } = await import('../../test/support/store-latency.js');
+  const floor = await openFloor(updateUrl);
+  await serveStdio(() => floor.time());
 } else {
   await serveStdio();
 }

@@ -5,15 +5,13 @@
  */
 import { coldStartToToolsList } from '../clients/stdio-cold-start.js';
 import { fixtureAgents, type BenchContext, type BenchRow } from '../context.js';
-import { missing, NOOP_FLOOR } from '../project.js';
-import { row, unmeasured, type Row } from '../report.js';
+import { NOOP_FLOOR } from '../project.js';
+import { row, type Row } from '../report.js';
 import { median, repeatPair } from '../stats.js';
 
 const SPEC = { name: 'cold start → first tools/list, 100 agents ÷ minimal SDK server', goal: '<= 1.3', unit: 'ms' } as const;
 
 async function run(ctx: BenchContext): Promise<Row[]> {
-  const absent = missing('serveCommand');
-  if (absent) return [unmeasured(SPEC, absent)];
   const fixture = await ctx.fixture();
   const agents = fixture.synthetic.length + fixture.copied.length;
   let tools = 0;

@@ -1,99 +1,28 @@
 /**
- * Row 6: Streamable HTTP on loopback, our `serve --http` against the minimal SDK server (one McpServer and
- * transport per session, the SDK's documented pattern), both driven by the same lean client.
+ * Row 6: Streamable HTTP on loopback, our `serve --http` on its default store (SQLite, a fresh file) against the
+ * minimal SDK server (one McpServer and transport per session, the SDK's documented pattern), both driven by
+ * the same lean client with `Mcp-Session-Id` sessions.
  *   - throughput: 64 concurrent sessions walking the flowchart with `goto_node` (the floor: calling its no-op
- *     tool), calls/s as the median of fixed-size windows after a warm-up; goal ≥ 0.8 of the floor.
- *   - memory per idle session: in a fresh server, RSS growth after opening many sessions that each did one
- *     call (ours: `load_graph`), per session; goal ≤ 40 KiB. The floor column is the SDK's own cost. The
- *     growth includes one-time costs (V8's young generation grows under the allocation rate of the first
- *     sessions' requests), so the note adds the marginal cost: RSS growth over as many sessions again, per
- *     session, in the same server.
+ *     tool), calls/s as the median of fixed-size windows after a warm-up; goal ≥ 0.8 of the floor. The note
+ *     adds the same load on the memory store, which splits what the store costs from what the rest costs;
  *   - RSS before and after 100k calls (after warm-up): flat, i.e. after ÷ before ≤ 1.1.
  * Server RSS is read from /proc/<pid>/status, the client runs in the bench process.
  */
-import type { ChildProcess } from 'node:child_process';
-import { connect } from 'node:net';
+import { join } from 'node:path';
 import { HttpSession, keepAliveAgent } from '../clients/http-session.js';
-import { toAnswer } from '../clients/sdk-stdio.js';
 import type { BenchContext, BenchRow } from '../context.js';
-import { freePort, rssKiB, startNode, stop, waitFor } from '../processes.js';
-import { missing, NOOP_FLOOR } from '../project.js';
-import { row, unmeasured, type Row } from '../report.js';
+import { type Driver, noopDriver, serveDriver, startHttpServer } from '../http-servers.js';
+import { rssKiB, stop } from '../processes.js';
+import { row, type Row } from '../report.js';
 import { median } from '../stats.js';
-import { assertMoved, cycle, recordWalk } from '../walk.js';
 import { benchAgent } from './agent-choice.js';
 
 const THROUGHPUT = { name: 'http calls/s, 64 sessions ÷ no-op floor', goal: '>= 0.8', unit: 'calls/s' } as const;
-const IDLE = { name: 'http server RSS per idle session', goal: '<= 40', goalOn: 'value', unit: 'KiB' } as const;
 const FLAT = { name: 'http server RSS after ÷ before 100k calls', goal: '<= 1.1', unit: 'MiB' } as const;
-
-interface Server {
-  readonly child: ChildProcess;
-  readonly port: number;
-}
-
-async function startServer(args: readonly string[], cwd: string, signal: AbortSignal): Promise<Server> {
-  const port = await freePort();
-  const child = startNode([...args, '--http', '--port', String(port)], { cwd, signal });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr = (stderr + d.toString()).slice(-1000)));
-  child.stdout?.resume();
-  const probe = (): Promise<void> =>
-    new Promise((resolve, reject) => {
-      if (child.exitCode !== null || child.signalCode !== null) return reject(new Error(`server exited: ${stderr}`));
-      const socket = connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve();
-      });
-      socket.on('error', reject);
-    });
-  await waitFor(probe, 15_000, `HTTP server on port ${port}`);
-  return { child, port };
-}
-
-/** How a kind of server is driven: what a session does once opened, and the call it repeats. */
-interface Driver {
-  readonly label: string;
-  readonly args: readonly string[];
-  prepare(session: HttpSession): Promise<() => Promise<unknown>>;
-}
-
-function noopDriver(): Driver {
-  return {
-    label: 'no-op floor',
-    args: [NOOP_FLOOR],
-    async prepare(session) {
-      await session.callTool('noop', { node_id: 'X' });
-      return () => session.callTool('noop', { node_id: 'X' });
-    },
-  };
-}
-
-function ourDriver(cli: string, agent: string): Driver {
-  let walk: string[] | undefined;
-  return {
-    label: 'serve --http',
-    args: [cli, 'serve'],
-    async prepare(session) {
-      const loaded = toAnswer(await session.callTool('load_graph', { agent }));
-      if (loaded.isError) throw new Error(`load_graph(${agent}) failed: ${loaded.text.slice(0, 300)}`);
-      const entry = String(loaded.data.entry_node ?? 'START');
-      const goto = async (id: string) => toAnswer(await session.callTool('goto_node', { node_id: id }));
-      // The first session records the tour; the others replay it (every session starts at the entry node).
-      walk ??= await recordWalk(goto, entry, 200);
-      const next = cycle(walk);
-      return async () => {
-        const target = next();
-        const answer = toAnswer(await session.callTool('goto_node', { node_id: target }));
-        if (answer.isError) assertMoved(answer, target);
-      };
-    },
-  };
-}
 
 /** 64 sessions, `total` calls after `warmup` calls each; calls/s per window, RSS before and after. */
 async function loadTest(ctx: BenchContext, driver: Driver, cwd: string, sessions: number, total: number, windows: number) {
-  const server = await startServer(driver.args, cwd, ctx.signal);
+  const server = await startHttpServer(driver.args, cwd, ctx.signal);
   try {
     const agent = keepAliveAgent(sessions);
     const calls: (() => Promise<unknown>)[] = [];
@@ -133,71 +62,31 @@ async function loadTest(ctx: BenchContext, driver: Driver, cwd: string, sessions
   }
 }
 
-/** RSS growth per session in a fresh server, in KiB: over the first `count` sessions, and over `count` more. */
-async function idleCost(ctx: BenchContext, driver: Driver, cwd: string, count: number): Promise<{ first: number; marginal: number }> {
-  const server = await startServer(driver.args, cwd, ctx.signal);
-  try {
-    const warmAgent = keepAliveAgent(1);
-    const warmCall = await driver.prepare(await HttpSession.open(server.port, warmAgent));
-    for (let i = 0; i < 20; i++) await warmCall();
-    await new Promise((r) => setTimeout(r, 300));
-    const agent = keepAliveAgent(16);
-    const openSessions = async (): Promise<number> => {
-      let opened = 0;
-      await Promise.all(
-        Array.from({ length: 16 }, async () => {
-          while (opened < count) {
-            opened++;
-            await driver.prepare(await HttpSession.open(server.port, agent));
-          }
-        }),
-      );
-      await new Promise((r) => setTimeout(r, 500));
-      return rssKiB(server.child.pid as number);
-    };
-    const before = rssKiB(server.child.pid as number);
-    const afterFirst = await openSessions();
-    const afterSecond = await openSessions();
-    agent.destroy();
-    warmAgent.destroy();
-    return { first: (afterFirst - before) / count, marginal: (afterSecond - afterFirst) / count };
-  } finally {
-    await stop(server.child);
-  }
-}
-
 async function run(ctx: BenchContext): Promise<Row[]> {
-  const absent = missing('serveCommand');
-  if (absent) return [unmeasured(THROUGHPUT, absent), unmeasured(IDLE, absent), unmeasured(FLAT, absent)];
   const fixture = await ctx.fixture();
   const agentName = benchAgent(fixture);
-  const ours = ourDriver(fixture.cli, agentName);
+  const ours = serveDriver(fixture.cli, agentName, `sqlite:${join(ctx.tmp, 'http-throughput.db')}`);
   const floor = noopDriver();
   const sessions = ctx.quick ? 8 : 64;
-  const total = ctx.quick ? 400 : 100_000;
-  const floorTotal = ctx.quick ? 400 : 20_000;
+  const total = ctx.quick ? 200 : 100_000;
+  const floorTotal = ctx.quick ? 200 : 20_000;
 
   const floorLoad = await loadTest(ctx, floor, fixture.dir, sessions, floorTotal, 5);
   const ourLoad = await loadTest(ctx, ours, fixture.dir, sessions, total, 10);
-  const idleSessions = ctx.quick ? 20 : 1000;
-  ctx.log(`row 6: memory of ${idleSessions} + ${idleSessions} idle sessions`);
-  const floorIdle = await idleCost(ctx, floor, fixture.dir, idleSessions);
-  const ourIdle = await idleCost(ctx, ours, fixture.dir, idleSessions);
-  const quickNote = ctx.quick ? `quick mode: ${sessions} sessions, ${total} calls` : '';
+  // Not in quick mode: the same load test again, a third server start.
+  const inMemory = ctx.quick
+    ? undefined
+    : await loadTest(ctx, serveDriver(fixture.cli, agentName, 'memory'), fixture.dir, sessions, floorTotal, 5);
+  const onMemory =
+    inMemory === undefined
+      ? `quick mode: ${sessions} sessions, ${total} calls, no run on the memory store`
+      : `on the memory store: ${inMemory.callsPerSecond.toFixed(0)} calls/s (${(inMemory.callsPerSecond / floorLoad.callsPerSecond).toFixed(2)} × the floor)`;
   return [
     row({
       ...THROUGHPUT,
       value: ourLoad.callsPerSecond,
       floor: floorLoad.callsPerSecond,
-      note: quickNote || `${sessions} sessions, goto_node on ${agentName}; lean client in the bench process`,
-    }),
-    row({
-      ...IDLE,
-      value: ourIdle.first,
-      floor: floorIdle.first,
-      note:
-        `${idleSessions} sessions, each after one call (ours: load_graph); marginal, over ${idleSessions} more: ` +
-        `${ourIdle.marginal.toFixed(1)} KiB (floor ${floorIdle.marginal.toFixed(1)} KiB)`,
+      note: `${sessions} sessions, goto_node on ${agentName}, SQLite store (the HTTP default); lean client in the bench process; ${onMemory}`,
     }),
     row({
       ...FLAT,
@@ -211,7 +100,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
 export const httpRow: BenchRow = {
   id: 'http',
   title: 'Streamable HTTP',
-  specs: [THROUGHPUT, IDLE, FLAT],
-  budgetMs: 150_000,
+  specs: [THROUGHPUT, FLAT],
+  budgetMs: 240_000,
   run,
 };

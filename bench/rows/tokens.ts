@@ -1,16 +1,14 @@
 /**
  * Row 7: what a `goto_node` answer costs in model tokens beyond the node's own content, with a real tokenizer
  * (gpt-tokenizer, o200k_base). The answer is the text content the server returns (what the model reads).
- *   - envelope (the issue's definition) = answer tokens − tokens of the node's prompt − tokens of its
- *     examples' user and agent lines; over every `goto_node` of the seed's walkthrough (Sophia Martin: change
- *     an order's address, update the default address, exchange a tablet; with its todo calls) on the
- *     project's retail SOP: max envelope ≤ 60;
- *   - structural envelope = the envelope minus the rest of the authored text the answer carries (the node's
- *     description and its edges' conditions): what the JSON structure itself costs (keys, brackets, ids,
- *     types, tool names, the path, flags), same walkthrough, same goal;
+ *   - fixed overhead (issue 9's definition) = answer tokens − the tokens of the node's prompt, of its examples
+ *     and of its outgoing edges (each counted as the compact JSON value the answer carries): what is left is
+ *     the JSON envelope and its field names, the node's id, type, description and tools, the path, the
+ *     `valid` flag and a todo reminder when there is one. Over every `goto_node` of the seed's walkthrough
+ *     (Sophia Martin: change an order's address, update the default address, exchange a tablet; with its todo
+ *     calls) on the project's retail SOP: max ≤ 30. The note breaks the largest one down;
  *   - a long conversation of 30 moves planned so that the 5th and the 30th enter the same node:
- *     envelope(30th) ÷ envelope(5th) ≤ 1.2 (the answer must not grow with the conversation).
- * Authored texts are counted on their own, unescaped, as the issue counts the prompt.
+ *     overhead(30th) ÷ overhead(5th) ≤ 1.2 (the answer must not grow with the conversation).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,20 +16,18 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
 import { connectStdio, type StdioConnection, type ToolAnswer } from '../clients/sdk-stdio.js';
 import type { BenchContext, BenchRow } from '../context.js';
-import { missing } from '../project.js';
-import { row, unmeasured, type Row } from '../report.js';
+import { row, type Row } from '../report.js';
 import { median } from '../stats.js';
 import { assertMoved } from '../walk.js';
 import { SEED_AGENT } from './agent-choice.js';
 
-const WALK = { name: 'goto_node envelope tokens, seed walkthrough (max)', goal: '<= 60', goalOn: 'value', unit: 'tokens' } as const;
-const STRUCTURE = {
-  name: 'goto_node structural envelope, seed walkthrough (max)',
-  goal: '<= 60',
+const OVERHEAD = {
+  name: "goto_node fixed overhead beyond the node's prompt, examples and edges, seed walkthrough (max)",
+  goal: '<= 30',
   goalOn: 'value',
   unit: 'tokens',
 } as const;
-const GROWTH = { name: 'goto_node envelope, 30th ÷ 5th call', goal: '<= 1.2', unit: 'tokens' } as const;
+const GROWTH = { name: 'goto_node fixed overhead, 30th ÷ 5th call', goal: '<= 1.2', unit: 'tokens' } as const;
 
 type Todo = { content: string; status: 'pending' | 'in_progress' | 'completed'; completion_node: string; note?: string };
 const task = (content: string, completion_node: string, status: Todo['status'], note?: string): Todo => ({
@@ -72,38 +68,38 @@ const WALKTHROUGH: readonly (string | readonly Todo[])[] = [
   [task(ADDR, 'END_MOD', 'completed'), task(UADDR, 'END_UADDR', 'completed'), task(EXCH, 'END_EXCH', 'completed')],
 ];
 
-interface AnswerText {
-  readonly node?: { description?: string; prompt?: string; examples?: readonly { user: string; agent: string }[] };
-  readonly edges?: readonly { condition: string | null }[];
+/** Tokens of one value of an answer as compact JSON (0 when absent). */
+function valueTokens(value: unknown): number {
+  return value === undefined ? 0 : countTokens(JSON.stringify(value));
 }
 
-/** Tokens of the node's prompt and examples (what the issue subtracts). */
-function contentTokens(answer: ToolAnswer): number {
-  const { node = {} } = answer.data as AnswerText;
-  return (
-    (node.prompt ? countTokens(node.prompt) : 0) +
-    (node.examples ?? []).reduce((sum, e) => sum + countTokens(e.user) + countTokens(e.agent), 0)
-  );
+interface MoveData {
+  readonly node?: { readonly description?: string; readonly prompt?: string; readonly tools?: unknown; readonly examples?: unknown };
+  readonly edges?: unknown;
+  readonly path?: unknown;
+  readonly todo_reminder?: string;
 }
 
-/** Tokens of the rest of the authored text: the node's description and its edges' conditions. */
-function labelTokens(answer: ToolAnswer): { description: number; conditions: number } {
-  const { node = {}, edges = [] } = answer.data as AnswerText;
-  return {
-    description: node.description ? countTokens(node.description) : 0,
-    conditions: edges.reduce((sum, e) => sum + (e.condition ? countTokens(e.condition) : 0), 0),
+/** Answer tokens minus the node's prompt, examples and outgoing edges (issue 9's definition). */
+export function fixedOverhead(answer: ToolAnswer): number {
+  const { node = {}, edges } = answer.data as MoveData;
+  return countTokens(answer.text) - valueTokens(node.prompt) - valueTokens(node.examples) - valueTokens(edges);
+}
+
+/** Where an answer's fixed overhead goes. */
+function breakdown(answer: ToolAnswer): string {
+  const { node = {}, path, todo_reminder } = answer.data as MoveData;
+  const parts = {
+    path: valueTokens(path),
+    description: valueTokens(node.description),
+    tools: valueTokens(node.tools),
+    todo_reminder: valueTokens(todo_reminder),
   };
-}
-
-/** Answer tokens minus the node's own prompt and examples (the issue's definition). */
-export function envelope(answer: ToolAnswer): number {
-  return countTokens(answer.text) - contentTokens(answer);
-}
-
-/** Answer tokens minus every authored text in it: prompt, examples, description, edge conditions. */
-export function structuralEnvelope(answer: ToolAnswer): number {
-  const { description, conditions } = labelTokens(answer);
-  return envelope(answer) - description - conditions;
+  const named = Object.values(parts).reduce((a, b) => a + b, 0);
+  const listed = Object.entries(parts)
+    .filter(([, tokens]) => tokens > 0)
+    .map(([part, tokens]) => `${part} ${tokens}`);
+  return `${[...listed, `field names, punctuation, id, type and valid ${fixedOverhead(answer) - named}`].join(', ')} tokens`;
 }
 
 /**
@@ -133,30 +129,9 @@ export function planReturn(sop: CompiledSop, from: string, target: string, steps
   return walk;
 }
 
-/** Tokens of one field of an answer, as compact JSON. */
-function fieldTokens(answer: ToolAnswer, key: string): number {
-  return countTokens(JSON.stringify(answer.data[key] ?? null));
-}
-
-/** The envelope without the answer's edges and path (what is left: keys, id, type, description, flags). */
-function bare(e: { tokens: number; answer: ToolAnswer }): number {
-  return e.tokens - fieldTokens(e.answer, 'edges') - fieldTokens(e.answer, 'path');
-}
-
-/** Where a large envelope goes. */
-function breakdown(answer: ToolAnswer): string {
-  const { description, conditions } = labelTokens(answer);
-  return `edges ${fieldTokens(answer, 'edges')} (conditions ${conditions}), description ${description}, path ${fieldTokens(answer, 'path')} tokens`;
-}
-
 async function run(ctx: BenchContext): Promise<Row[]> {
-  const absent = missing('serveCommand');
-  if (absent) return [unmeasured(WALK, absent), unmeasured(STRUCTURE, absent), unmeasured(GROWTH, absent)];
   const fixture = await ctx.fixture();
-  if (!fixture.copied.includes(SEED_AGENT)) {
-    const note = `sops/${SEED_AGENT}.md (the seed's example) is not in the project`;
-    return [unmeasured(WALK, note), unmeasured(STRUCTURE, note), unmeasured(GROWTH, note)];
-  }
+  if (!fixture.copied.includes(SEED_AGENT)) throw new Error(`sops/${SEED_AGENT}.md (the seed's example) is not in the project`);
   const bundle = JSON.parse(readFileSync(join(fixture.dir, 'generated', 'sop-bundle.json'), 'utf8')) as SopBundle;
   const sop = bundle.agents[SEED_AGENT];
   if (!sop) throw new Error(`${SEED_AGENT} is not in the generated bundle`);
@@ -181,16 +156,15 @@ async function run(ctx: BenchContext): Promise<Row[]> {
 
     ctx.log('row 7: the seed walkthrough');
     await load();
-    const envelopes: { node: string; tokens: number; structure: number; answer: ToolAnswer }[] = [];
+    const overheads: { node: string; tokens: number; answer: ToolAnswer }[] = [];
     for (const step of WALKTHROUGH) {
       if (typeof step !== 'string') await todo(step);
       else {
         const answer = await goto(step);
-        envelopes.push({ node: step, tokens: envelope(answer), structure: structuralEnvelope(answer), answer });
+        overheads.push({ node: step, tokens: fixedOverhead(answer), answer });
       }
     }
-    const worst = envelopes.reduce((a, b) => (b.tokens > a.tokens ? b : a));
-    const worstStructure = envelopes.reduce((a, b) => (b.structure > a.structure ? b : a));
+    const worst = overheads.reduce((a, b) => (b.tokens > a.tokens ? b : a));
 
     ctx.log('row 7: a 30-move conversation');
     await load();
@@ -211,27 +185,22 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     let last: ToolAnswer | undefined;
     for (const id of moves) {
       last = await goto(id);
-      long.push(envelope(last));
+      long.push(fixedOverhead(last));
     }
     if (!last) throw new Error('no moves');
-    const env5 = long[4] as number;
-    const env30 = long[29] as number;
     return [
       row({
-        ...WALK,
+        ...OVERHEAD,
         value: worst.tokens,
-        note: `o200k_base; ${envelopes.length} answers, median ${median(envelopes.map((e) => e.tokens))}, max at ${worst.node} (${breakdown(worst.answer)}); max without edges and path: ${Math.max(...envelopes.map(bare))}; answer = its text content`,
-      }),
-      row({
-        ...STRUCTURE,
-        value: worstStructure.structure,
-        note: `envelope minus description and edge conditions; median ${median(envelopes.map((e) => e.structure))}, max at ${worstStructure.node} (${breakdown(worstStructure.answer)}); by call: ${envelopes.map((e) => `${e.node} ${e.structure}`).join(', ')}`,
+        note:
+          `o200k_base, the answer's text content; ${overheads.length} answers, median ${median(overheads.map((e) => e.tokens))}, ` +
+          `max at ${worst.node}: ${breakdown(worst.answer)}; by call: ${overheads.map((e) => `${e.node} ${e.tokens}`).join(', ')}`,
       }),
       row({
         ...GROWTH,
-        value: env30,
-        floor: env5,
-        note: `both enter ${fifth}; 30th answer: ${breakdown(last)}; envelopes by call: ${long.join(' ')}`,
+        value: long[29] as number,
+        floor: long[4] as number,
+        note: `both enter ${fifth}; 30th answer: ${breakdown(last)}; overhead by call: ${long.join(' ')}`,
       }),
     ];
   } finally {
@@ -242,7 +211,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
 export const tokensRow: BenchRow = {
   id: 'tokens',
   title: 'tokens of goto_node answers',
-  specs: [WALK, STRUCTURE, GROWTH],
+  specs: [OVERHEAD, GROWTH],
   budgetMs: 60_000,
   run,
 };

@@ -7,18 +7,18 @@
  * The generated side imports what app code should: the machine from `generated/<agent>/machine.js`, `NodeId`
  * from `generated/<agent>/ids.js` (ids and types only). Not from `graph.js`: that module holds the agent's
  * data (prompts, system prompt, the `SOP` object), which app code that only types never needs.
- * Runs alternate; medians. With the project's TypeScript (5.9) and, when it installs from npm into a temp
- * prefix, TypeScript 7 (native).
+ * Runs alternate; medians. With the project's TypeScript (5.9) and TypeScript 7 (native), installed from npm
+ * into a temp prefix once (a failed install fails the row). Skipped in quick mode.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchContext, BenchRow, RowSpec } from '../context.js';
 import type { FixtureProject } from '../fixture-project.js';
-import { handMachineModule, handMachineName } from '../floors/hand-machines.js';
+import { handMachineModule, handMachineName, handPathModule } from '../floors/hand-machines.js';
 import { run as runCommand, runNode } from '../processes.js';
-import { missing, ROOT } from '../project.js';
-import { row, unmeasured, type Row } from '../report.js';
+import { ROOT } from '../project.js';
+import { row, type Row } from '../report.js';
 import { median, repeatPair } from '../stats.js';
 import type { SyntheticSop } from '../synthetic-sop.js';
 
@@ -41,6 +41,8 @@ const COMPILER_OPTIONS = {
   isolatedModules: true,
   skipLibCheck: true,
   noEmit: true,
+  // Generated modules import `sop-toolkit/contract`; the fixture links the repository's contract/ (fixture-project.ts).
+  paths: { 'sop-toolkit/contract': ['./contract/index.ts'] },
 };
 
 /** The export of `generated/<agent>/machine.ts` that holds the machine (found in the emitted text). */
@@ -84,6 +86,7 @@ function app(sops: readonly SyntheticSop[], importsOf: (sop: SyntheticSop) => Ag
 function writeApps(fixture: FixtureProject): void {
   const dir = fixture.dir;
   mkdirSync(join(dir, 'hand'), { recursive: true });
+  writeFileSync(join(dir, 'hand', 'path.ts'), handPathModule());
   for (const sop of fixture.synthetic) writeFileSync(join(dir, 'hand', `${sop.agent}.ts`), handMachineModule(sop.graph));
   const generated = app(fixture.synthetic, (s) => ({
     machine: generatedMachineExport(dir, s.agent),
@@ -108,7 +111,7 @@ function writeApps(fixture: FixtureProject): void {
 type Tsc = (args: readonly string[], cwd: string) => Promise<{ code: number | null; ms: number; stdout: string; stderr: string }>;
 
 /** Alternating runs of both apps; medians in s and how many runs each. */
-async function compare(tsc: Tsc, dir: string, quick: boolean): Promise<{ generated: number; hand: number; runs: number }> {
+async function compare(tsc: Tsc, dir: string): Promise<{ generated: number; hand: number; runs: number }> {
   const check = (side: 'generated' | 'hand') => async (): Promise<void> => {
     const result = await tsc(['--noEmit', '-p', `tsconfig.${side}.json`], dir);
     if (result.code !== 0) {
@@ -116,12 +119,12 @@ async function compare(tsc: Tsc, dir: string, quick: boolean): Promise<{ generat
     }
   };
   // No warm-up round: the fixture's files were just written, and a whole tsc run per side is the expensive part.
-  const times = await repeatPair(check('generated'), check('hand'), { warmup: 0, runs: quick ? 1 : 5, minRuns: 3, budgetMs: 60_000 });
+  const times = await repeatPair(check('generated'), check('hand'), { warmup: 0, runs: 5, minRuns: 3, budgetMs: 60_000 });
   return { generated: median(times.subject) / 1000, hand: median(times.baseline) / 1000, runs: times.subject.length };
 }
 
-/** TypeScript 7 from npm into a temp prefix, kept between bench runs; null with the reason when it fails. */
-async function typescript7(ctx: BenchContext): Promise<{ tsc: Tsc; version: string } | { error: string }> {
+/** TypeScript 7 from npm into a temp prefix, kept between bench runs; throws with the reason when it cannot run. */
+async function typescript7(ctx: BenchContext): Promise<{ tsc: Tsc; version: string }> {
   const { signal } = ctx;
   const prefix = join(tmpdir(), 'sop-bench-typescript7');
   const bin = join(prefix, 'node_modules', '.bin', 'tsc');
@@ -132,13 +135,13 @@ async function typescript7(ctx: BenchContext): Promise<{ tsc: Tsc; version: stri
       cwd: prefix,
       timeoutMs: 120_000,
       signal,
-    }).catch((e: Error) => ({ code: -1, stderr: e.message, stdout: '', ms: 0 }));
+    });
     if (npm.code !== 0 || !existsSync(bin))
-      return { error: `npm install typescript@7 failed: ${npm.stderr.trim().split('\n').pop() ?? ''}` };
+      throw new Error(`npm install typescript@7 failed: ${npm.stderr.trim().split('\n').pop() ?? ''}`);
   }
   const tsc: Tsc = (args, cwd) => runCommand(bin, args, { cwd, timeoutMs: 120_000, signal });
   const version = await tsc(['--version'], prefix);
-  if (version.code !== 0) return { error: `typescript@7 does not run here: ${(version.stderr || version.stdout).slice(0, 200)}` };
+  if (version.code !== 0) throw new Error(`typescript@7 does not run here: ${(version.stderr || version.stdout).slice(0, 200)}`);
   return { tsc, version: version.stdout.trim().replace(/^Version\s+/, '') };
 }
 
@@ -147,23 +150,16 @@ function tsRow(spec: RowSpec, result: { generated: number; hand: number; runs: n
 }
 
 async function run(ctx: BenchContext): Promise<Row[]> {
-  const absent = missing('buildCommand');
-  if (absent) return [unmeasured(TS5, absent), unmeasured(TS7, absent)];
   const fixture = await ctx.fixture();
   writeApps(fixture);
-  const agents = `${fixture.synthetic.length} agents × 40 nodes${ctx.quick ? ' (quick mode)' : ''}`;
+  const agents = `${fixture.synthetic.length} agents × 40 nodes`;
   const tsc5: Tsc = (args, cwd) =>
     runNode([join(ROOT, 'node_modules', 'typescript', 'lib', 'tsc.js'), ...args], { cwd, timeoutMs: 120_000, signal: ctx.signal });
   ctx.log(`row 5: tsc ${projectTs.version}, alternating runs`);
-  const rows = [tsRow(TS5, await compare(tsc5, fixture.dir, ctx.quick), agents)];
-  if (ctx.quick) return [...rows, unmeasured(TS7, 'skipped in quick mode (needs an npm install)')];
+  const rows = [tsRow(TS5, await compare(tsc5, fixture.dir), agents)];
   const ts7 = await typescript7(ctx);
-  if ('error' in ts7) return [...rows, unmeasured(TS7, ts7.error)];
   ctx.log(`row 5: tsc ${ts7.version}, alternating runs`);
-  return [
-    ...rows,
-    tsRow({ ...TS7, name: TS7.name.replace('TS 7', `TS ${ts7.version}`) }, await compare(ts7.tsc, fixture.dir, false), agents),
-  ];
+  return [...rows, tsRow({ ...TS7, name: TS7.name.replace('TS 7', `TS ${ts7.version}`) }, await compare(ts7.tsc, fixture.dir), agents)];
 }
 
 export const tscRow: BenchRow = {
@@ -171,5 +167,6 @@ export const tscRow: BenchRow = {
   title: 'type-checking cost',
   specs: [TS5, TS7],
   budgetMs: 180_000,
+  quickSkip: 'a few tsc runs take a minute',
   run,
 };

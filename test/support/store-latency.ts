@@ -60,13 +60,14 @@ function stateAfter(i: number): RunState {
   };
 }
 
-interface Floor {
+export interface Floor {
   /** One timed round trip, in milliseconds. */
   time(): Promise<number>;
   close(): Promise<void>;
 }
 
-async function openFloor(url: string): Promise<Floor> {
+/** One bare single-row `UPDATE` round trip on `url`, timed (a table of its own, created if missing). */
+export async function openFloor(url: string): Promise<Floor> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
   await pool.query('CREATE TABLE IF NOT EXISTS sop_bench_floor (id integer PRIMARY KEY, n bigint NOT NULL)');
   await pool.query('INSERT INTO sop_bench_floor VALUES (1, 0) ON CONFLICT (id) DO NOTHING');

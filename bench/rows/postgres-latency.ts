@@ -1,0 +1,129 @@
+/**
+ * Row 11: `goto_node` on PostgreSQL ÷ one bare single-row `UPDATE` round trip on the same cluster, in one run.
+ *
+ * What "goto_node p50" means here, decided: a move on a durable store costs the tool's logic plus the store's
+ * commit, which on PostgreSQL is one statement (compare-and-set of the run and its audit entry), so one round
+ * trip. That is what compares with one `UPDATE` round trip, and it is where the goal (≤ 1.5) applies:
+ *   - service call: `service.callTool('goto_node', {node_id, run_id})` in the bench process, on a run this
+ *     process already holds (the stateless form: the call names its run), ÷ the `UPDATE` through the same driver
+ *     on the same database, alternating in small blocks. The note adds the same move without a `run_id` in a
+ *     session (the service first reads the session's current run: one more round trip), and the store's
+ *     `commit` alone (`timeCommits` of test/support/store-latency.ts), which split the ratio;
+ *   - end to end: `sop serve --store postgres://…` over stdio with the SDK client, ÷ the minimal SDK server whose
+ *     tool makes the same one `UPDATE` round trip (`noop-server.ts --update`): the transport is on both sides.
+ *     Same goal, the bar of the service call with the transport added to both sides; over stdio the client
+ *     names no run_id, as the seed's walkthrough does, so the session read is in it.
+ * The cluster runs with fsync off (as in the tests): the ratio shows our work rather than the disk's.
+ * Skipped in quick mode (it starts PostgreSQL).
+ */
+import { connectStdio, type StdioConnection, toAnswer, type RawToolResult } from '../clients/sdk-stdio.js';
+import { startStdioConversation, type StdioConversation } from '../clients/stdio-conversation.js';
+import type { BenchContext, BenchRow } from '../context.js';
+import { type InProcessService, openInProcessService } from '../in-process-service.js';
+import { NOOP_FLOOR } from '../project.js';
+import { row, type Row } from '../report.js';
+import { interleavedCalls, median, percentile } from '../stats.js';
+import { cycle, recordWalk } from '../walk.js';
+import { type Floor, openFloor, timeCommits } from '../../test/support/store-latency.js';
+import { benchAgent } from './agent-choice.js';
+
+const SERVICE = { name: 'goto_node p50 on PostgreSQL, service call ÷ one UPDATE round trip', goal: '<= 1.5', unit: 'ms' } as const;
+const END_TO_END = {
+  name: 'goto_node p50 on PostgreSQL, stdio SDK client ÷ no-op tool with one UPDATE',
+  goal: '<= 1.5',
+  unit: 'ms',
+} as const;
+const CALLER = { principal: 'bench' } as const;
+
+const ms = (value: number): string => `${value.toFixed(3)} ms`;
+
+async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: string): Promise<Row> {
+  let opened: InProcessService | undefined;
+  let floor: Floor | undefined;
+  try {
+    const service = await openInProcessService(dir, url);
+    opened = service;
+    floor = await openFloor(url);
+    const runId = await service.startRun(agent, CALLER);
+    const gotoOn = (id: string) => service.service.callTool('goto_node', { node_id: id, run_id: runId }, CALLER);
+    const walk = await recordWalk(async (id) => toAnswer((await gotoOn(id)) as RawToolResult), service.entryNode(agent), 200);
+    const next = cycle(walk);
+    const session = await service.service.openSession(CALLER.principal);
+    if (!session.ok) throw new Error(session.error);
+    const inSession = { ...CALLER, sessionId: session.sessionId };
+    await service.call('load_graph', { agent }, inSession);
+    const nextInSession = cycle(walk);
+    const update = floor;
+    const rounds = 150;
+    ctx.log(`row 11: ${rounds} × 20 × (UPDATE, goto_node with run_id, goto_node in a session) in process`);
+    const times = await interleavedCalls(
+      {
+        update: () => update.time(),
+        service: () => gotoOn(next()),
+        session: () => service.service.callTool('goto_node', { node_id: nextInSession() }, inSession),
+      },
+      { rounds, block: 20 },
+    );
+    const commits = await timeCommits(service.service.store, { samples: 2000, warmup: 200, floorUrl: url });
+    const [p50, p50Update] = [percentile(times.service, 50), percentile(times.update, 50)];
+    return row({
+      ...SERVICE,
+      value: p50,
+      floor: p50Update,
+      note:
+        `${times.service.length} calls each, alternating blocks of 20, on ${agent}; the floor as timed from the client side ` +
+        `of the same pg driver; in a session without run_id: p50 ${ms(percentile(times.session, 50))} ` +
+        `(${(percentile(times.session, 50) / p50Update).toFixed(2)} × the UPDATE: it reads the session's run first); ` +
+        `the store's commit alone (timeCommits, interleaved with its own UPDATEs): median ${ms(median(commits.commitMs))} ÷ ` +
+        `${ms(median(commits.updateMs))} = ${(median(commits.commitMs) / median(commits.updateMs)).toFixed(2)}; p99 ${ms(percentile(times.service, 99))} vs ${ms(percentile(times.update, 99))}`,
+    });
+  } finally {
+    await floor?.close();
+    await opened?.close();
+  }
+}
+
+async function endToEndRow(ctx: BenchContext, dir: string, cli: string, agent: string, url: string): Promise<Row> {
+  let ours: StdioConversation | undefined;
+  let floor: StdioConnection | undefined;
+  try {
+    ours = await startStdioConversation([cli, 'serve', '--store', url], { cwd: dir, agent, steps: 200, signal: ctx.signal });
+    floor = await connectStdio([NOOP_FLOOR, '--update', url], dir, ctx.signal);
+    const noop = floor.client;
+    ctx.log('row 11: 10 × 300 × (no-op tool with one UPDATE, goto_node) over stdio');
+    const times = await interleavedCalls(
+      { floor: () => noop.callTool({ name: 'noop', arguments: { node_id: 'X' } }), ours: ours.move },
+      { rounds: 10, block: 300 },
+    );
+    return row({
+      ...END_TO_END,
+      value: percentile(times.ours, 50),
+      floor: percentile(times.floor, 50),
+      note:
+        `${times.ours.length} calls each on ${agent}, alternating blocks; the goal is meant for the service call (row above), ` +
+        `here with the stdio transport on both sides; no run_id (the stdio session implies it), so the session read is in it; ` +
+        `p99 ${ms(percentile(times.ours, 99))} vs ${ms(percentile(times.floor, 99))}`,
+    });
+  } finally {
+    await ours?.close().catch(() => {});
+    await floor?.close().catch(() => {});
+  }
+}
+
+async function run(ctx: BenchContext): Promise<Row[]> {
+  const fixture = await ctx.fixture();
+  const agent = benchAgent(fixture);
+  const cluster = await ctx.postgres();
+  const service = await serviceRow(ctx, fixture.dir, agent, (await cluster.createSchema()).url);
+  const endToEnd = await endToEndRow(ctx, fixture.dir, fixture.cli, agent, (await cluster.createSchema()).url);
+  return [service, endToEnd];
+}
+
+export const postgresLatencyRow: BenchRow = {
+  id: 'postgres',
+  title: 'goto_node on PostgreSQL vs one UPDATE',
+  specs: [SERVICE, END_TO_END],
+  budgetMs: 180_000,
+  quickSkip: 'it starts a PostgreSQL cluster',
+  run,
+};
