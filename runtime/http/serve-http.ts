@@ -94,11 +94,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       sessionId = opening.sessionId;
       res.setHeader('Mcp-Session-Id', sessionId);
     }
+    // Both live as long as this request: once the answer is written nothing refers to them. Not closed:
+    // closing a protocol rejects its pending requests with a fresh error each time, and there are none left.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = serverFor({ principal, sessionId });
-    res.on('close', () => {
-      server.close().catch((error: unknown) => service.logger.error('closing a request server', error));
-    });
     await server.connect(guardTransport(transport, service.logger));
     await transport.handleRequest(req, res, screened.message);
   });
