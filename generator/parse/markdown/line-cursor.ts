@@ -1,0 +1,89 @@
+/**
+ * A position inside one line of markdown, tracking both the character offset and the visual column, because
+ * CommonMark measures indentation in columns with tab stops of 4: a tab may count as one to four spaces, and a
+ * block marker may consume only part of one (`>\tcode` leaves two columns of that tab to the content).
+ */
+
+export class LineCursor {
+  /** Offset in the line of the next character to consume. */
+  offset = 0;
+  /** Visual column (0-based, tabs expanded) of `offset`, minus any part of a tab already consumed. */
+  column = 0;
+  /** True when the tab at `offset` has been consumed in part (its remaining columns are still to come). */
+  partiallyConsumedTab = false;
+  /** Offset and column of the first character that is not a space or a tab, from `offset` on. */
+  nextNonspace = 0;
+  nextNonspaceColumn = 0;
+  /** Columns of blank before `nextNonspace`, counted from `column`. */
+  indent = 0;
+  /** True when only spaces and tabs remain. */
+  blank = false;
+
+  constructor(readonly text: string) {
+    this.findNextNonspace();
+  }
+
+  /** Recomputes `nextNonspace`, `indent` and `blank` from the current position. */
+  findNextNonspace(): void {
+    const text = this.text;
+    let i = this.offset;
+    let cols = this.column;
+    for (; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 32) cols++;
+      else if (c === 9) cols += 4 - (cols % 4);
+      else break;
+    }
+    this.blank = i >= text.length;
+    this.nextNonspace = i;
+    this.nextNonspaceColumn = cols;
+    this.indent = cols - this.column;
+  }
+
+  /** The character code at `nextNonspace` (NaN at the end of the line). */
+  peekNonspace(): number {
+    return this.text.charCodeAt(this.nextNonspace);
+  }
+
+  /** Moves to `nextNonspace`, consuming the blanks before it. */
+  advanceToNonspace(): void {
+    this.offset = this.nextNonspace;
+    this.column = this.nextNonspaceColumn;
+    this.partiallyConsumedTab = false;
+  }
+
+  /** Consumes `count` characters (a tab counts as one character). */
+  advanceChars(count: number): void {
+    const text = this.text;
+    for (; count > 0 && this.offset < text.length; count--) {
+      if (text.charCodeAt(this.offset) === 9) this.column += 4 - (this.column % 4);
+      else this.column++;
+      this.offset++;
+      this.partiallyConsumedTab = false;
+    }
+  }
+
+  /** Consumes `count` columns; a tab wider than what is left is consumed in part. */
+  advanceColumns(count: number): void {
+    const text = this.text;
+    while (count > 0 && this.offset < text.length) {
+      if (text.charCodeAt(this.offset) === 9) {
+        const width = 4 - (this.column % 4);
+        if (width > count) {
+          this.partiallyConsumedTab = true;
+          this.column += count;
+          return;
+        }
+        this.partiallyConsumedTab = false;
+        this.column += width;
+        this.offset++;
+        count -= width;
+      } else {
+        this.partiallyConsumedTab = false;
+        this.column++;
+        this.offset++;
+        count--;
+      }
+    }
+  }
+}
