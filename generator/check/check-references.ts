@@ -4,7 +4,8 @@
  * declared tool is used somewhere. Messages name the closest valid choice.
  */
 import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { closestMatch, suggestion } from '../diagnostics/closest-match.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { quoted } from '../diagnostics/quoted.js';
 import type { SopModel } from '../model/sop-model.js';
 
 export function checkReferences(model: SopModel): Diagnostic[] {
@@ -12,6 +13,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   const file = model.file;
   const nodeIds = model.nodes.map((n) => n.id);
   const isNode = new Set(nodeIds);
+  const nodeIdsLike = suggester(nodeIds);
 
   if (!isNode.has(model.entryNode)) {
     out.push(
@@ -19,15 +21,21 @@ export function checkReferences(model: SopModel): Diagnostic[] {
         file,
         'SOP030',
         model.entryNodeSpan,
-        `Entry node \`${model.entryNode}\` is not a node of the flowchart.`,
-        `${suggestion(model.entryNode, nodeIds, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`,
+        `Entry node ${quoted(model.entryNode)} is not a node of the flowchart.`,
+        `${nodeIdsLike.suggestion(model.entryNode, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`,
       ),
     );
   }
   for (const hub of model.hubs) {
     if (!isNode.has(hub.id)) {
       out.push(
-        diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')),
+        diagnosticAt(
+          file,
+          'SOP031',
+          hub.span,
+          `Hub ${quoted(hub.id)} is not a node of the flowchart.`,
+          nodeIdsLike.suggestion(hub.id, 'node id'),
+        ),
       );
     }
   }
@@ -42,8 +50,8 @@ export function checkReferences(model: SopModel): Diagnostic[] {
           file,
           'SOP020',
           prompt.span,
-          `Node prompt \`${prompt.nodeId}\` does not match any node of the flowchart.`,
-          suggestion(prompt.nodeId, nodeIds, 'node id'),
+          `Node prompt ${quoted(prompt.nodeId)} does not match any node of the flowchart.`,
+          nodeIdsLike.suggestion(prompt.nodeId, 'node id'),
         ),
       );
       continue;
@@ -55,7 +63,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
           file,
           'SOP021',
           prompt.span,
-          `Node \`${prompt.nodeId}\` already has a prompt section (at line ${first.span.start.line}).`,
+          `Node ${quoted(prompt.nodeId)} already has a prompt section (at line ${first.span.start.line}).`,
           'Merge the two sections into one.',
         ),
       );
@@ -64,6 +72,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
 
   const declared = model.tools.map((t) => t.name);
   const isDeclared = new Set(declared);
+  const declaredLike = suggester(declared);
   const used = new Set<string>();
   for (const prompt of model.prompts) {
     for (const tool of prompt.tools) {
@@ -74,8 +83,8 @@ export function checkReferences(model: SopModel): Diagnostic[] {
             file,
             'SOP040',
             tool.span,
-            `Node \`${prompt.nodeId}\` names tool \`${tool.name}\`, which is not in frontmatter \`tools\`.`,
-            `${suggestion(tool.name, declared, 'tool')} Otherwise add \`${tool.name}\` to frontmatter \`tools\`.`,
+            `Node ${quoted(prompt.nodeId)} names tool ${quoted(tool.name)}, which is not in frontmatter \`tools\`.`,
+            `${declaredLike.suggestion(tool.name, 'tool')} Otherwise add ${quoted(tool.name)} to frontmatter \`tools\`.`,
           ),
         );
       }
@@ -88,7 +97,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
           file,
           'SOP045',
           tool.span,
-          `Tool \`${tool.name}\` is declared but no node uses it.`,
+          `Tool ${quoted(tool.name)} is declared but no node uses it.`,
           'Name it in the `tools` of the node(s) where the agent may call it, or remove it.',
         ),
       );
@@ -116,7 +125,7 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
           model.file,
           'SOP034',
           node.span,
-          `Node id \`${node.id}\` ${reason}.`,
+          `Node id ${quoted(node.id)} ${reason}.`,
           'Use letters, digits and underscores, e.g. `CHECK_ORDER`.',
         ),
       );
@@ -131,19 +140,19 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
  * declared node is almost always that mistake: say so at the reference.
  */
 function likelyTypos(model: SopModel): Diagnostic[] {
-  const declared = model.nodes.filter((n) => n.declared).map((n) => n.id);
+  const declared = suggester(model.nodes.filter((n) => n.declared).map((n) => n.id));
   const out: Diagnostic[] = [];
   for (const node of model.nodes) {
     if (node.declared) continue;
-    const match = closestMatch(node.id, declared);
+    const match = declared.closest(node.id);
     if (match) {
       out.push(
         diagnosticAt(
           model.file,
           'SOP046',
           node.span,
-          `Node \`${node.id}\` is never declared with a label; it looks like a misspelling of \`${match}\`.`,
-          `Did you mean \`${match}\`? If \`${node.id}\` is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
+          `Node ${quoted(node.id)} is never declared with a label; it looks like a misspelling of \`${match}\`.`,
+          `Did you mean \`${match}\`? If ${quoted(node.id)} is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
         ),
       );
     }

@@ -5,6 +5,8 @@
  * run both ways, and invisible `~~~` links are layout only, so they are not transitions.
  */
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
+import { quoted } from '../diagnostics/quoted.js';
+import { LIMITS } from '../limits.js';
 import type { EdgeOccurrence } from '../parse/flowchart/ast.js';
 import type { ParsedFlowchart, ParsedSop } from '../parse/parse-sop.js';
 import type { EdgeStyle } from '../../contract/compiled-sop.js';
@@ -16,6 +18,8 @@ export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopM
   const diagnostics: Diagnostic[] = [];
   const nodes = buildNodes(source.file, flowchart, diagnostics);
   const edges = buildEdges(flowchart);
+  const tooLarge = sizeLimit(source.file, nodes, edges);
+  if (tooLarge) return { model: null, diagnostics: [...diagnostics, tooLarge] };
   const systemPromptSections = parsed.systemPromptSections.map((s) => ({ heading: s.heading, span: s.headingSpan }));
   const systemPrompt = parsed.systemPromptSections.map((s) => source.text.slice(s.start, s.end).trim()).join('\n\n');
   const entryNodeSpan: SourceSpan = fm.entry_node !== undefined ? yaml.spanOf(['entry_node']) : flowchart.span;
@@ -66,7 +70,7 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
           file,
           'SOP015',
           declared.span,
-          `Node \`${occ.id}\` is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
+          `Node ${quoted(occ.id)} is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
           'Declare each node once with its shape and label, and refer to it by id elsewhere.',
         ),
       );
@@ -75,6 +79,20 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
     byId.set(occ.id, { node: { ...declared, span: seen?.declared ? seen.node.span : declared.span }, declared: true });
   }
   return [...byId.values()].map((v) => v.node);
+}
+
+/** SOP092 when the flowchart has more nodes or edges than the compiler takes, at the first one over. */
+function sizeLimit(file: string, nodes: readonly ModelNode[], edges: readonly ModelEdge[]): Diagnostic | null {
+  const over = (what: string, count: number, limit: number, span: SourceSpan) =>
+    diagnosticAt(
+      file,
+      'SOP092',
+      span,
+      `The flowchart has ${count.toLocaleString('en')} ${what}; a SOP may have at most ${limit.toLocaleString('en')} (this is the first one over).`,
+    );
+  if (nodes.length > LIMITS.flowchartNodes) return over('nodes', nodes.length, LIMITS.flowchartNodes, nodes[LIMITS.flowchartNodes]!.span);
+  if (edges.length > LIMITS.flowchartEdges) return over('edges', edges.length, LIMITS.flowchartEdges, edges[LIMITS.flowchartEdges]!.span);
+  return null;
 }
 
 const STYLE: Record<EdgeOccurrence['stroke'], EdgeStyle | null> = { normal: 'solid', dotted: 'dotted', thick: 'thick', invisible: null };

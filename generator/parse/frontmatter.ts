@@ -5,7 +5,8 @@
  */
 import { z } from 'zod';
 import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { suggestion } from '../diagnostics/closest-match.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { quoted } from '../diagnostics/quoted.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
 
@@ -73,13 +74,21 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
         'SOP002',
         { line: 1, column: 1 },
         'The frontmatter is never closed.',
-        'Add a line `---` after the last frontmatter key.',
+        block.bodyLine === null
+          ? 'Add a line `---` after the last frontmatter key.'
+          : `Add a line \`---\` after the last frontmatter key (before line ${block.bodyLine}, the first heading).`,
       ),
     );
     return { frontmatter: null, yaml: null, diagnostics };
   }
   const { block: yaml, problems } = parseYamlBlock(block.yaml, block.firstLine);
-  for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP002', p.span, `Frontmatter is not valid YAML: ${p.message}`));
+  for (const p of problems) {
+    diagnostics.push(
+      p.kind === 'limit'
+        ? diagnosticAt(file, 'SOP092', p.span, `Frontmatter: ${p.message}`)
+        : diagnosticAt(file, 'SOP002', p.span, `Frontmatter is not valid YAML: ${p.message}`),
+    );
+  }
   if (problems.length > 0) return { frontmatter: null, yaml, diagnostics };
 
   const value = yaml.value;
@@ -95,6 +104,7 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
     );
     return { frontmatter: null, yaml, diagnostics };
   }
+  const keys = suggester(KNOWN_KEYS);
   for (const key of Object.keys(value)) {
     if (!KNOWN_KEYS.includes(key)) {
       diagnostics.push(
@@ -102,8 +112,8 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
           file,
           'SOP004',
           yaml.spanOf([key], { key: true }),
-          `Unknown frontmatter key \`${key}\`.`,
-          suggestion(key, KNOWN_KEYS, 'key'),
+          `Unknown frontmatter key ${quoted(key)}.`,
+          keys.suggestion(key, 'key'),
         ),
       );
     }
@@ -126,7 +136,12 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
     }
     return { frontmatter: null, yaml, diagnostics };
   }
-  return { frontmatter: parsed.data, yaml, diagnostics };
+  // A number keeps the author's text: `version: 1.10` is "1.10", not "1.1".
+  const version =
+    typeof (value as { version?: unknown }).version === 'number'
+      ? (yaml.plainSourceOf(['version']) ?? parsed.data.version)
+      : parsed.data.version;
+  return { frontmatter: { ...parsed.data, version }, yaml, diagnostics };
 }
 
 function getIn(value: unknown, path: readonly (string | number)[]): unknown {

@@ -2,11 +2,19 @@
  * The parse stage for one SOP file: text → frontmatter, sections, the flowchart AST and node prompts, all with
  * positions in the `.md` file, plus the diagnostics found on the way. Pure: no I/O, never throws on bad input.
  */
-import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
+import { diagnosticAt, type Diagnostic, type SourcePosition, type SourceSpan } from '../diagnostics/diagnostic.js';
 import type { BlockSpan, FlowchartAst } from './flowchart/ast.js';
 import { parseFlowchart } from './flowchart/parse-flowchart.js';
 import { parseFrontmatter, type Frontmatter } from './frontmatter.js';
-import { codeContentStart, findSection, parseMarkdownOutline, spanOfNode, type MarkdownSection } from './markdown-sections.js';
+import { LIMITS } from '../limits.js';
+import {
+  codeContentStart,
+  findSection,
+  findSectionStartingWith,
+  parseMarkdownOutline,
+  spanOf,
+  type MarkdownSection,
+} from './markdown-sections.js';
 import { parseNodePrompts, type NodePromptsResult } from './node-prompts.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import { sourceText, type SourceText } from './source-text.js';
@@ -41,11 +49,14 @@ export function parseSop(file: string, raw: string): ParsedSop {
   diagnostics.push(...fm.diagnostics);
 
   const outline = parseMarkdownOutline(source, split.body);
-  const promptsSection = findSection(outline, 'Node Prompts');
+  // Real files name it `## Node Prompts (Solo)` and the like: the first level-2 heading starting so counts.
+  const promptsSection = findSectionStartingWith(outline, 'Node Prompts');
   const promptsIndex = promptsSection ? outline.sections.indexOf(promptsSection) : outline.sections.length;
   const systemPromptSections = outline.sections.slice(0, promptsIndex);
+  // A missing section is a finding about the whole file: it is reported at its first line.
+  const missingAt = { line: 1, column: 1 };
 
-  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), diagnostics);
+  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, diagnostics);
 
   let prompts: NodePromptsResult = { form: 'none', prompts: [], diagnostics: [] };
   if (promptsSection) {
@@ -56,9 +67,8 @@ export function parseSop(file: string, raw: string): ParsedSop {
       diagnosticAt(
         file,
         'SOP016',
-        endOfFile(source),
-        'The file has no `## Node Prompts` section.',
-        'Add `## Node Prompts` after the flowchart, with one `### NODE_ID` subsection per node that needs instructions (it may be empty).',
+        missingAt,
+        'The file has no `## Node Prompts` section, so its nodes have no prompts (each is delivered with its label alone).',
       ),
     );
   }
@@ -74,22 +84,19 @@ export function parseSop(file: string, raw: string): ParsedSop {
   };
 }
 
-function readFlowchart(source: SourceText, section: MarkdownSection | undefined, diagnostics: Diagnostic[]): ParsedFlowchart | null {
+function readFlowchart(
+  source: SourceText,
+  section: MarkdownSection | undefined,
+  missingAt: SourcePosition,
+  diagnostics: Diagnostic[],
+): ParsedFlowchart | null {
   const file = source.file;
   if (!section) {
-    diagnostics.push(
-      diagnosticAt(
-        file,
-        'SOP010',
-        endOfFile(source),
-        'The file has no `## SOP Flowchart` section.',
-        'Add a `## SOP Flowchart` section with a ```mermaid block holding a `flowchart TD`.',
-      ),
-    );
+    diagnostics.push(diagnosticAt(file, 'SOP010', missingAt, 'The file has no `## SOP Flowchart` section.'));
     return null;
   }
-  const code = section.children.find((c) => c.type === 'code' && c.lang === 'mermaid');
-  if (code?.type !== 'code') {
+  const code = section.children.find((c) => c.kind === 'code' && c.lang === 'mermaid');
+  if (code?.kind !== 'code') {
     diagnostics.push(
       diagnosticAt(
         file,
@@ -101,19 +108,27 @@ function readFlowchart(source: SourceText, section: MarkdownSection | undefined,
     );
     return null;
   }
+  if (code.value.length > LIMITS.flowchartCharacters) {
+    const size = code.value.length.toLocaleString('en');
+    diagnostics.push(
+      diagnosticAt(
+        file,
+        'SOP092',
+        spanOf(code),
+        `The flowchart holds ${size} characters; it may hold at most ${LIMITS.flowchartCharacters.toLocaleString('en')}.`,
+      ),
+    );
+    return null;
+  }
   const at = codeContentStart(code);
   const toFile = (span: BlockSpan): SourceSpan => ({
     start: { line: span.start.line + at.line - 1, column: span.start.column + at.column - 1 },
     end: { line: span.end.line + at.line - 1, column: span.end.column + at.column - 1 },
   });
-  const result = parseFlowchart(code.value);
+  const result = parseFlowchart(code.value, at);
   for (const problem of result.problems) {
     diagnostics.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
   }
   if (!result.ast) return null;
-  return { source: code.value, span: spanOfNode(code), ast: result.ast, toFile };
-}
-
-function endOfFile(source: SourceText): { line: number; column: number } {
-  return { line: Math.max(1, source.lineStarts.length), column: 1 };
+  return { source: code.value, span: spanOf(code), ast: result.ast, toFile };
 }

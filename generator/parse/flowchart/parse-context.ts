@@ -17,12 +17,19 @@ export interface ParseContext {
   /** The scanned text (offsets of tokens point into it). */
   readonly text: string;
   readonly lines: LineIndex;
+  /** Where the block's line 1, column 1 is in the file: positions inside messages are file positions. */
+  readonly origin: { readonly line: number; readonly column: number };
 }
 
-/** `line:column` of an offset, for messages. */
+/** `line:column` of an offset in the file, for messages. */
 export function where(ctx: ParseContext, offset: number): string {
   const p = ctx.lines.position(offset);
-  return `${p.line}:${p.column}`;
+  return `${p.line + ctx.origin.line - 1}:${p.column + ctx.origin.column - 1}`;
+}
+
+/** The file line of an offset, for messages. */
+export function lineOf(ctx: ParseContext, offset: number): number {
+  return ctx.lines.position(offset).line + ctx.origin.line - 1;
 }
 
 /**

@@ -27,10 +27,12 @@ import { TokenStream } from './token-stream.js';
 /**
  * Parses a Mermaid flowchart.
  * @param source the text inside the ```mermaid fence (line 1 = its first line).
+ * @param origin where that first line starts in the `.md` file: spans stay block positions, but positions quoted
+ *   inside messages ("opened at 14:9") are file positions, as the author reads them.
  * @returns the AST (null when the text is not a flowchart or has a syntax error, SOP012) and every problem found,
  *   in source order.
  */
-export function parseFlowchart(source: string): FlowchartParseResult {
+export function parseFlowchart(source: string, origin = { line: 1, column: 1 }): FlowchartParseResult {
   const pre = preprocess(source);
   const lines = new LineIndex(pre.original);
   const text = `${pre.text}\n`;
@@ -44,7 +46,14 @@ export function parseFlowchart(source: string): FlowchartParseResult {
       remediation: 'Move the comment to a line of its own.',
     });
   });
-  const ctx: ParseContext = { stream: new TokenStream(lexer), ast: new AstBuilder(lines), problems: [...pre.problems], text, lines };
+  const ctx: ParseContext = {
+    stream: new TokenStream(lexer),
+    ast: new AstBuilder(lines),
+    problems: [...pre.problems],
+    text,
+    lines,
+    origin,
+  };
   const start = parseHeader(ctx);
   const header = 'header' in start ? start.header : null;
   if (header) parseDocument(ctx);

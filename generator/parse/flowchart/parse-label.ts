@@ -5,7 +5,7 @@
  * is where the author has to look; parsing resumes after that line.
  */
 import { labelText, type LabelText } from './label-text.js';
-import { expected, fail, where, type ParseContext } from './parse-context.js';
+import { expected, fail, lineOf, where, type ParseContext } from './parse-context.js';
 import type { Resume } from './problem.js';
 import { isLabelOpener, spell } from './shape-table.js';
 import { describeToken, type Token, type TokenKind } from './token.js';
@@ -69,7 +69,7 @@ export function labelError(
       found.kind === 'EOF'
         ? 'end of input'
         : found.kind === 'TEXT'
-          ? `the end of line ${ctx.lines.position(opener.start).line}`
+          ? `the end of line ${lineOf(ctx, opener.start)}`
           : `${describeToken(found)} at ${where(ctx, found.start)}`;
     fail(
       opener,

@@ -1,0 +1,22 @@
+/**
+ * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size, memory well
+ * under 200 MB for a 5 MB file), each far above what a SOP needs. An input over a limit gets SOP092 at the place
+ * that crosses it, never a hang or a crash. `docs/sop-format.md` ("Compiler limits") lists them; keep both in step.
+ */
+export const LIMITS = {
+  /** Characters in one SOP file (a large real SOP is 30 KB). */
+  fileCharacters: 8 * 1024 * 1024,
+  /** Characters in one YAML block: the frontmatter, a node's ```yaml block, or the `node_prompts:` map. */
+  yamlCharacters: 1024 * 1024,
+  /** Nesting depth of a YAML block, aliases expanded (a SOP's YAML nests 4 deep). */
+  yamlDepth: 64,
+  /** Values that aliases may add to a YAML block when expanded (what an alias bomb multiplies). */
+  yamlAliasValues: 100_000,
+  /** Characters in the ```mermaid block. Mermaid itself refuses to draw more than 50,000 by default. */
+  flowchartCharacters: 1024 * 1024,
+  /** Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). */
+  flowchartNodes: 1_000,
+  flowchartEdges: 5_000,
+  /** Diagnostics reported per file; the rest are counted in a final SOP091. */
+  diagnosticsPerFile: 200,
+} as const;
