@@ -54,7 +54,6 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
           'SOP043',
           node.span,
           `Decision node ${quoted(node.id)} has ${outgoing.length === 0 ? 'no outgoing edges' : 'only one outgoing edge'}.`,
-          'Give a decision at least two labelled branches (`-->|yes|`, `-->|no|`), or make it a rectangle `[...]`.',
         ),
       );
     }

@@ -64,7 +64,6 @@ export function checkReferences(model: SopModel): Diagnostic[] {
           'SOP021',
           prompt.span,
           `Node ${quoted(prompt.nodeId)} already has a prompt section (at line ${first.span.start.line}).`,
-          'Merge the two sections into one.',
         ),
       );
     } else firstPrompt.set(prompt.nodeId, prompt);
@@ -92,15 +91,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   }
   for (const tool of model.tools) {
     if (!used.has(tool.name)) {
-      out.push(
-        diagnosticAt(
-          file,
-          'SOP045',
-          tool.span,
-          `Tool ${quoted(tool.name)} is declared but no node uses it.`,
-          'Name it in the `tools` of the node(s) where the agent may call it, or remove it.',
-        ),
-      );
+      out.push(diagnosticAt(file, 'SOP045', tool.span, `Tool ${quoted(tool.name)} is declared but no node uses it.`));
     }
   }
   return out;
@@ -120,15 +111,7 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
           ? 'contains `.` or `#`, which XState reads as a state path or id'
           : null;
     if (reason) {
-      out.push(
-        diagnosticAt(
-          model.file,
-          'SOP034',
-          node.span,
-          `Node id ${quoted(node.id)} ${reason}.`,
-          'Use letters, digits and underscores, e.g. `CHECK_ORDER`.',
-        ),
-      );
+      out.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id ${quoted(node.id)} ${reason}.`));
     }
   }
   return out;

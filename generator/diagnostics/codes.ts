@@ -32,7 +32,7 @@ export const DIAGNOSTIC_CODES = {
   },
   SOP002: {
     severity: 'error',
-    title: 'The frontmatter is not usable YAML (a syntax error, never closed, or an alias that cannot be expanded).',
+    title: 'The frontmatter is not valid YAML (a syntax error, an unresolved or recursive alias), or is never closed.',
     remediation: 'Fix the YAML at the position shown; quote values that contain `:` or `#`, and close the block with `---`.',
     docs: 'frontmatter',
   },
@@ -52,12 +52,12 @@ export const DIAGNOSTIC_CODES = {
   SOP010: {
     severity: 'error',
     title: 'No `## SOP Flowchart` section.',
-    remediation: 'Add a `## SOP Flowchart` section with a ```mermaid block holding a `flowchart TD`.',
+    remediation: 'Add a `## SOP Flowchart` section with a fenced `mermaid` block holding a `flowchart TD`.',
     docs: 'sections',
   },
   SOP011: {
     severity: 'error',
-    title: 'No ```mermaid block under `## SOP Flowchart`.',
+    title: 'No fenced `mermaid` block under `## SOP Flowchart`.',
     remediation: 'Put the flowchart in a fenced block whose info string is `mermaid`.',
     docs: 'the-flowchart',
   },
@@ -106,7 +106,7 @@ export const DIAGNOSTIC_CODES = {
   },
   SOP022: {
     severity: 'error',
-    title: 'A node prompt yaml block is not usable YAML or has keys of the wrong type.',
+    title: 'A node prompt yaml block is not valid YAML or has keys of the wrong type.',
     remediation: 'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.',
     docs: 'node-prompts',
   },
@@ -125,7 +125,8 @@ export const DIAGNOSTIC_CODES = {
   SOP025: {
     severity: 'warning',
     title: 'The node-prompt section holds no prompts: the nodes have no prompts.',
-    remediation: 'Write one `### NODE_ID` subsection per node that needs instructions, or a ```yaml block with a `node_prompts:` map.',
+    remediation:
+      'Write one `### NODE_ID` subsection per node that needs instructions, or a fenced `yaml` block with a `node_prompts:` map.',
     docs: 'node-prompts',
   },
   // Graph consistency
@@ -217,7 +218,7 @@ export const DIAGNOSTIC_CODES = {
   },
   SOP092: {
     severity: 'error',
-    title: 'The file exceeds a limit of the compiler (its size, markdown or YAML nesting, YAML alias expansion).',
+    title: "The file exceeds a limit of the compiler (its size, a YAML block's size, nesting or alias expansion, the flowchart's size).",
     remediation: 'Split or simplify the part shown; the limits are listed in docs/sop-format.md.',
     docs: 'compiler-limits',
   },

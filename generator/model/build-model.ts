@@ -71,7 +71,6 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
           'SOP015',
           declared.span,
           `Node ${quoted(occ.id)} is declared again with a different ${seen.node.type !== occ.shape ? 'shape' : 'label'} (first declared at ${first.line}:${first.column}); this declaration wins.`,
-          'Declare each node once with its shape and label, and refer to it by id elsewhere.',
         ),
       );
     }

@@ -55,15 +55,7 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
     return {
       frontmatter: null,
       yaml: null,
-      diagnostics: [
-        diagnosticAt(
-          file,
-          'SOP001',
-          { line: 1, column: 1 },
-          'The file has no YAML frontmatter.',
-          'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.',
-        ),
-      ],
+      diagnostics: [diagnosticAt(file, 'SOP001', { line: 1, column: 1 }, 'The file has no YAML frontmatter.')],
     };
   }
   const diagnostics: Diagnostic[] = [];

@@ -53,7 +53,6 @@ export function parseNodePrompts(source: SourceText, section: MarkdownSection): 
           'SOP024',
           spanOf(mapBlock),
           'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
-          'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.',
         ),
       ],
     };
@@ -231,13 +230,7 @@ function readMetaValue(
     for (const issue of parsed.error.issues) {
       const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
       diagnostics.push(
-        diagnosticAt(
-          file,
-          'SOP022',
-          block.spanOf(at),
-          `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
-          'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.',
-        ),
+        diagnosticAt(file, 'SOP022', block.spanOf(at), `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`),
       );
     }
     return null;

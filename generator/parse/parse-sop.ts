@@ -97,15 +97,7 @@ function readFlowchart(
   }
   const code = section.children.find((c) => c.kind === 'code' && c.lang === 'mermaid');
   if (code?.kind !== 'code') {
-    diagnostics.push(
-      diagnosticAt(
-        file,
-        'SOP011',
-        section.headingSpan,
-        'The `## SOP Flowchart` section has no ```mermaid block.',
-        'Put the flowchart in a fenced block whose info string is `mermaid`.',
-      ),
-    );
+    diagnostics.push(diagnosticAt(file, 'SOP011', section.headingSpan, 'The `## SOP Flowchart` section has no ```mermaid block.'));
     return null;
   }
   if (code.value.length > LIMITS.flowchartCharacters) {

@@ -29,7 +29,7 @@ const cases: Record<string, Case> = {
   'key of the wrong type': { code: 'SOP003', given: withLine(4, 'tools: lookup'), line: 4, column: 8, message: /`tools`/ },
   'agent not an identifier': { code: 'SOP003', given: withLine(2, 'agent: Demo Agent'), line: 2, column: 8 },
   'unknown frontmatter key': { code: 'SOP004', given: insertBefore(5, 'tool: [x]'), line: 5, column: 1, remediation: /`tools`/ },
-  'no SOP Flowchart section': { code: 'SOP010', given: withLine(10, '## Flow'), line: 1, column: 1, remediation: /```mermaid/ },
+  'no SOP Flowchart section': { code: 'SOP010', given: withLine(10, '## Flow'), line: 1, column: 1, remediation: /fenced `mermaid` block/ },
   'no mermaid block': { code: 'SOP011', given: withLine(11, '```text'), line: 10, column: 1 },
   'mermaid syntax error': {
     code: 'SOP012',

@@ -121,4 +121,3 @@ export function listMarker(line: string, at: number): ListMarker | null {
   }
   return marker.end >= line.length || isBlank(line.charCodeAt(marker.end)) ? marker : null;
 }
-
