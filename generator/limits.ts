@@ -1,19 +1,24 @@
 /**
  * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size, memory well
  * under 200 MB for a 5 MB file), each far above what a SOP needs. An input over a limit gets SOP092 at the place
- * that crosses it, never a hang or a crash. `docs/sop-format.md` ("Compiler limits") lists them; keep both in step.
+ * that crosses it (for nesting, the deepest point), never a hang or a crash. The YAML and flowchart limits are what
+ * keeps memory bounded: the `yaml` package and the flowchart parser hold roughly 100 to 400 bytes per input byte. `docs/sop-format.md` ("Compiler limits") lists them; keep both in step.
  */
 export const LIMITS = {
   /** Characters in one SOP file (a large real SOP is 30 KB). */
   fileCharacters: 8 * 1024 * 1024,
+  /** Top-level headings and code blocks in the markdown (a SOP of 1,000 nodes, each with a prompt, has 2,000). */
+  markdownBlocks: 10_000,
+  /** Block quotes and list items open inside one another (markdown written by people nests a few deep). */
+  markdownNesting: 100,
   /** Characters in one YAML block: the frontmatter, a node's ```yaml block, or the `node_prompts:` map. */
-  yamlCharacters: 1024 * 1024,
+  yamlCharacters: 256 * 1024,
   /** Nesting depth of a YAML block, aliases expanded (a SOP's YAML nests 4 deep). */
   yamlDepth: 64,
   /** Values that aliases may add to a YAML block when expanded (what an alias bomb multiplies). */
   yamlAliasValues: 100_000,
   /** Characters in the ```mermaid block. Mermaid itself refuses to draw more than 50,000 by default. */
-  flowchartCharacters: 1024 * 1024,
+  flowchartCharacters: 256 * 1024,
   /** Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). */
   flowchartNodes: 1_000,
   flowchartEdges: 5_000,

@@ -3,12 +3,12 @@
  * a terminal node (no traps), and decision (rhombus) nodes branch: at least two outgoing edges, each with a
  * label so the agent knows which branch to take.
  */
-import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 
-export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkGraph(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   const file = model.file;
   const isNode = new Set(model.nodes.map((n) => n.id));
 
@@ -18,20 +18,20 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
     const list = predecessors.get(edge.to) ?? [];
     list.push(edge.from);
     predecessors.set(edge.to, list);
-    const out = outgoingEdges.get(edge.from) ?? [];
-    out.push(edge);
-    outgoingEdges.set(edge.from, out);
+    const leaving = outgoingEdges.get(edge.from) ?? [];
+    leaving.push(edge);
+    outgoingEdges.set(edge.from, leaving);
   }
 
   if (isNode.has(model.entryNode)) {
     const reached = reach([model.entryNode], (id) => facts.successors.get(id) ?? []);
-    out.push(...unreachable(model, facts, reached, predecessors));
+    unreachable(model, facts, reached, predecessors, sink);
   }
 
   const canFinish = reach(facts.terminalNodes, (id) => predecessors.get(id) ?? []);
   for (const node of model.nodes) {
     if (!canFinish.has(node.id)) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP042',
@@ -48,7 +48,7 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
     if (!decisions.has(node.id)) continue;
     const outgoing = outgoingEdges.get(node.id) ?? [];
     if (outgoing.length < 2) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP043',
@@ -59,7 +59,7 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
     }
     for (const edge of outgoing) {
       if (edge.condition === null) {
-        out.push(
+        sink.push(
           diagnosticAt(
             file,
             'SOP044',
@@ -71,7 +71,6 @@ export function checkGraph(model: SopModel, facts: GraphFacts): Diagnostic[] {
       }
     }
   }
-  return out;
 }
 
 /**
@@ -84,13 +83,13 @@ function unreachable(
   facts: GraphFacts,
   reached: ReadonlySet<string>,
   predecessors: ReadonlyMap<string, readonly string[]>,
-): Diagnostic[] {
+  sink: DiagnosticSink,
+): void {
   const lost = model.nodes.filter((n) => !reached.has(n.id));
   const lostIds = new Set(lost.map((n) => n.id));
   const isRoot = (id: string) => !(predecessors.get(id) ?? []).some((p) => lostIds.has(p) && p !== id);
   const ordered = [...lost.filter((n) => isRoot(n.id)), ...lost.filter((n) => !isRoot(n.id))];
   const covered = new Set<string>();
-  const out: Diagnostic[] = [];
   for (const node of ordered) {
     if (covered.has(node.id)) continue;
     const behind = [...reach([node.id], (id) => (facts.successors.get(id) ?? []).filter((s) => lostIds.has(s) && !covered.has(s)))];
@@ -102,7 +101,7 @@ function unreachable(
       others.length === 0
         ? ''
         : ` Neither ${others.length === 1 ? 'is' : 'are'} ${others.length === 1 ? 'the node' : `the ${others.length} nodes`} behind it: ${named}${more}.`;
-    out.push(
+    sink.push(
       diagnosticAt(
         model.file,
         'SOP041',
@@ -112,7 +111,6 @@ function unreachable(
       ),
     );
   }
-  return out;
 }
 
 /** Nodes named in an unreachable region's message; the rest are counted. */

@@ -3,20 +3,20 @@
  * each prompt section names a node (once), each node tool is declared in frontmatter `tools`, and each
  * declared tool is used somewhere. Messages name the closest valid choice.
  */
-import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { SopModel } from '../model/sop-model.js';
 
-export function checkReferences(model: SopModel): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkReferences(model: SopModel, sink: DiagnosticSink): void {
   const file = model.file;
   const nodeIds = model.nodes.map((n) => n.id);
   const isNode = new Set(nodeIds);
   const nodeIdsLike = suggester(nodeIds);
 
   if (!isNode.has(model.entryNode)) {
-    out.push(
+    sink.push(
       diagnosticAt(
         file,
         'SOP030',
@@ -28,7 +28,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   }
   for (const hub of model.hubs) {
     if (!isNode.has(hub.id)) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP031',
@@ -40,12 +40,12 @@ export function checkReferences(model: SopModel): Diagnostic[] {
     }
   }
 
-  out.push(...likelyTypos(model));
+  likelyTypos(model, sink);
 
   const firstPrompt = new Map<string, SopModel['prompts'][number]>();
   for (const prompt of model.prompts) {
     if (!isNode.has(prompt.nodeId)) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP020',
@@ -58,7 +58,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
     }
     const first = firstPrompt.get(prompt.nodeId);
     if (first) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP021',
@@ -77,7 +77,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
     for (const tool of prompt.tools) {
       used.add(tool.name);
       if (!isDeclared.has(tool.name)) {
-        out.push(
+        sink.push(
           diagnosticAt(
             file,
             'SOP040',
@@ -91,18 +91,16 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   }
   for (const tool of model.tools) {
     if (!used.has(tool.name)) {
-      out.push(diagnosticAt(file, 'SOP045', tool.span, `Tool ${quoted(tool.name)} is declared but no node uses it.`));
+      sink.push(diagnosticAt(file, 'SOP045', tool.span, `Tool ${quoted(tool.name)} is declared but no node uses it.`));
     }
   }
-  return out;
 }
 
 /**
  * Node ids become XState state keys and object keys of the generated tables: `.` and `#` are XState's path
  * and id delimiters, and `__proto__` is not an own property in an object literal.
  */
-export function checkNodeIds(model: SopModel): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkNodeIds(model: SopModel, sink: DiagnosticSink): void {
   for (const node of model.nodes) {
     const reason =
       node.id === '__proto__'
@@ -111,10 +109,9 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
           ? 'contains `.` or `#`, which XState reads as a state path or id'
           : null;
     if (reason) {
-      out.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id ${quoted(node.id)} ${reason}.`));
+      sink.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id ${quoted(node.id)} ${reason}.`));
     }
   }
-  return out;
 }
 
 /**
@@ -122,14 +119,13 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
  * terminal node. A node that is never declared with a shape or label and whose id is one typo away from a
  * declared node is almost always that mistake: say so at the reference.
  */
-function likelyTypos(model: SopModel): Diagnostic[] {
+function likelyTypos(model: SopModel, sink: DiagnosticSink): void {
   const declared = suggester(model.nodes.filter((n) => n.declared).map((n) => n.id));
-  const out: Diagnostic[] = [];
   for (const node of model.nodes) {
     if (node.declared) continue;
     const match = declared.closest(node.id);
     if (match) {
-      out.push(
+      sink.push(
         diagnosticAt(
           model.file,
           'SOP046',
@@ -140,5 +136,4 @@ function likelyTypos(model: SopModel): Diagnostic[] {
       );
     }
   }
-  return out;
 }

@@ -3,9 +3,10 @@
  * before, the offending line and a caret under the span, and the remediation as `help:`. Colour only when
  * asked (the CLI decides from the terminal), so output in CI logs and tests stays plain.
  *
- * Linear in the sources and the number of diagnostics: each source's line starts are found once per call, and a
- * frame shows a window of at most `FRAME_WIDTH` characters around the column, so a one-line megabyte file or
- * thousands of diagnostics cost what they print.
+ * Linear in the sources and the number of diagnostics, with memory for what is printed only: each source is read
+ * once per call for the lines its diagnostics need (not indexed whole: five million blank lines would cost 80 MB
+ * of offsets), and a frame shows a window of at most `FRAME_WIDTH` characters around the column, so a one-line
+ * megabyte file or thousands of diagnostics cost what they print.
  */
 import type { Diagnostic } from './diagnostic.js';
 
@@ -23,15 +24,18 @@ const paint = (on: boolean, code: string, s: string) => (on ? `\x1b[${code}m${s}
 const SEVERITY_COLOR = { error: '31;1', warning: '33;1', info: '36;1' } as const;
 
 export function renderDiagnostics(diagnostics: readonly Diagnostic[], options: RenderOptions): string {
-  const lines = new Map<string, SourceLines | null>();
-  const linesOf = (file: string): SourceLines | null => {
-    if (!lines.has(file)) {
-      const text = options.sources.get(file);
-      lines.set(file, text === undefined ? null : sourceLines(text));
-    }
-    return lines.get(file)!;
-  };
-  return diagnostics.map((d) => renderOne(d, linesOf(d.file), options.color ?? false)).join('\n\n');
+  const wanted = new Map<string, Set<number>>();
+  for (const d of diagnostics) {
+    const set = wanted.get(d.file) ?? new Set<number>();
+    set.add(d.line - 1).add(d.line);
+    wanted.set(d.file, set);
+  }
+  const lines = new Map<string, SourceLines>();
+  for (const [file, numbers] of wanted) {
+    const text = options.sources.get(file);
+    if (text !== undefined) lines.set(file, sourceLines(text, numbers));
+  }
+  return diagnostics.map((d) => renderOne(d, lines.get(d.file) ?? null, options.color ?? false)).join('\n\n');
 }
 
 export function summarize(diagnostics: readonly Diagnostic[]): string {
@@ -50,24 +54,24 @@ function renderOne(d: Diagnostic, source: SourceLines | null, color: boolean): s
 }
 
 interface SourceLines {
-  /** Line `n` (1-based) without its line break, or undefined past the end. */
+  /** Line `n` (1-based) without its line break, if it was asked for and exists. */
   line(n: number): string | undefined;
 }
 
-/** Line starts of `text` (`\r\n`, `\r` and `\n` all end a line; a leading BOM is not part of line 1). */
-function sourceLines(text: string): SourceLines {
-  const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const starts = [bom];
-  const ends: number[] = [];
-  for (let i = bom; i < text.length; i++) {
-    const c = text.charCodeAt(i);
+/** Lines `numbers` of `text`, in one pass (`\r\n`, `\r` and `\n` all end a line; a leading BOM is not part of line 1). */
+function sourceLines(text: string, numbers: ReadonlySet<number>): SourceLines {
+  const found = new Map<number, string>();
+  let line = 1;
+  let start = text.charCodeAt(0) === 0xfeff ? 1 : 0;
+  for (let i = start; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 10;
     if (c !== 10 && c !== 13) continue;
-    ends.push(i);
+    if (numbers.has(line)) found.set(line, text.slice(start, i));
     if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-    starts.push(i + 1);
+    start = i + 1;
+    line++;
   }
-  ends.push(text.length);
-  return { line: (n) => (n >= 1 && n <= starts.length ? text.slice(starts[n - 1], ends[n - 1]) : undefined) };
+  return { line: (n) => found.get(n) };
 }
 
 function codeFrame(source: SourceLines, d: Diagnostic, color: boolean): string[] {

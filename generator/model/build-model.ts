@@ -4,6 +4,7 @@
  * bare references (between two labelled ones the later wins, as in Mermaid, with a warning), `<-->` links
  * run both ways, and invisible `~~~` links are layout only, so they are not transitions.
  */
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import { LIMITS } from '../limits.js';
@@ -12,14 +13,17 @@ import type { ParsedFlowchart, ParsedSop } from '../parse/parse-sop.js';
 import type { EdgeStyle } from '../../contract/compiled-sop.js';
 import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
 
-export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopModel | null; diagnostics: readonly Diagnostic[] } {
+/** The model of a parsed file (null when it is too broken to model); the diagnostics found go to `sink`. */
+export function buildModel(parsed: ParsedSop, sourceHash: string, sink: DiagnosticSink): SopModel | null {
   const { frontmatter: fm, frontmatterYaml: yaml, flowchart, source } = parsed;
-  if (!fm || !yaml || !flowchart) return { model: null, diagnostics: [] };
-  const diagnostics: Diagnostic[] = [];
-  const nodes = buildNodes(source.file, flowchart, diagnostics);
+  if (!fm || !yaml || !flowchart) return null;
+  const nodes = buildNodes(source.file, flowchart, sink);
   const edges = buildEdges(flowchart);
   const tooLarge = sizeLimit(source.file, nodes, edges);
-  if (tooLarge) return { model: null, diagnostics: [...diagnostics, tooLarge] };
+  if (tooLarge) {
+    sink.push(tooLarge);
+    return null;
+  }
   const systemPromptSections = parsed.systemPromptSections.map((s) => ({ heading: s.heading, span: s.headingSpan }));
   const systemPrompt = parsed.systemPromptSections.map((s) => source.text.slice(s.start, s.end).trim()).join('\n\n');
   const entryNodeSpan: SourceSpan = fm.entry_node !== undefined ? yaml.spanOf(['entry_node']) : flowchart.span;
@@ -46,10 +50,10 @@ export function buildModel(parsed: ParsedSop, sourceHash: string): { model: SopM
     flowchart: flowchart.source,
     flowchartSpan: flowchart.span,
   };
-  return { model, diagnostics };
+  return model;
 }
 
-function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagnostic[]): ModelNode[] {
+function buildNodes(file: string, flowchart: ParsedFlowchart, sink: DiagnosticSink): ModelNode[] {
   const byId = new Map<string, { node: ModelNode; declared: boolean }>();
   for (const occ of flowchart.ast.nodes) {
     const seen = byId.get(occ.id);
@@ -65,7 +69,7 @@ function buildNodes(file: string, flowchart: ParsedFlowchart, diagnostics: Diagn
     const declared: ModelNode = { id: occ.id, type: occ.shape, description, declared: true, span: flowchart.toFile(occ.idSpan) };
     if (seen?.declared && (seen.node.type !== occ.shape || seen.node.description !== description)) {
       const first = seen.node.span.start;
-      diagnostics.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP015',

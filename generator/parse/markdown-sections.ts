@@ -6,7 +6,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { CodeBlock, HeadingBlock, MarkdownBlock } from './markdown/block.js';
-import { scanBlocks } from './markdown/scan-blocks.js';
+import { type ScannedBlocks, scanBlocks } from './markdown/scan-blocks.js';
 import type { SourceText } from './source-text.js';
 
 export interface MarkdownSection {
@@ -21,15 +21,15 @@ export interface MarkdownSection {
 
 export interface MarkdownOutline {
   readonly sections: readonly MarkdownSection[];
+  /** Where the scanner stopped at a limit (then the outline covers the text before it only). */
+  readonly stopped: ScannedBlocks['stopped'];
 }
 
-/**
- * @param body the file's text with the frontmatter blanked out (same offsets as `source.text`), so that every
- *   position the scanner reports is a position in the file.
- */
-export function parseMarkdownOutline(source: SourceText, body: string): MarkdownOutline {
+/** @param body where the markdown starts in `source.text` (after the frontmatter): its offset and line. */
+export function parseMarkdownOutline(source: SourceText, body: { readonly offset: number; readonly line: number }): MarkdownOutline {
   const sections: { heading: string; start: number; headingSpan: SourceSpan; children: MarkdownBlock[] }[] = [];
-  for (const block of scanBlocks(body)) {
+  const scanned = scanBlocks(source.text, body.offset, body.line);
+  for (const block of scanned.blocks) {
     if (block.kind === 'heading' && block.depth <= 2) {
       // A level-1 title ends the previous section but starts none: it is not part of the system prompt.
       sections.push({
@@ -45,7 +45,7 @@ export function parseMarkdownOutline(source: SourceText, body: string): Markdown
     const s = sections[i]!;
     if (s.heading !== '') out.push({ ...s, end: sections[i + 1]?.start ?? source.text.length });
   }
-  return { sections: out };
+  return { sections: out, stopped: scanned.stopped };
 }
 
 /** The section whose heading is `name`, case-insensitively. */

@@ -7,6 +7,7 @@
  * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
 import { z } from 'zod';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
@@ -27,7 +28,6 @@ export interface ParsedPrompt {
 export interface NodePromptsResult {
   readonly form: 'headings' | 'yaml-map' | 'none';
   readonly prompts: readonly ParsedPrompt[];
-  readonly diagnostics: readonly Diagnostic[];
 }
 
 const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
@@ -40,42 +40,35 @@ const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() })
 const HEADING_KEYS = Object.keys(metaShape);
 const MAP_KEYS = [...HEADING_KEYS, 'prompt'];
 
-export function parseNodePrompts(source: SourceText, section: MarkdownSection): NodePromptsResult {
+export function parseNodePrompts(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
   const hasHeadings = section.children.some((c) => c.kind === 'heading' && c.depth === 3);
   const mapBlock = section.children.find((c): c is CodeBlock => c.kind === 'code' && c.lang === 'yaml' && hasNodePromptsKey(c.value));
   if (hasHeadings && mapBlock) {
-    return {
-      form: 'headings',
-      prompts: [],
-      diagnostics: [
-        diagnosticAt(
-          source.file,
-          'SOP024',
-          spanOf(mapBlock),
-          'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
-        ),
-      ],
-    };
-  }
-  if (hasHeadings) return fromHeadings(source, section);
-  if (mapBlock) return fromYamlMap(source, mapBlock);
-  return {
-    form: 'none',
-    prompts: [],
-    diagnostics: [
+    sink.push(
       diagnosticAt(
         source.file,
-        'SOP025',
-        section.headingSpan,
-        `The ${quoted(`## ${section.heading}`)} section holds no \`### NODE_ID\` prompts and no \`node_prompts:\` yaml block, so the nodes have no prompts.`,
+        'SOP024',
+        spanOf(mapBlock),
+        'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
       ),
-    ],
-  };
+    );
+    return { form: 'headings', prompts: [] };
+  }
+  if (hasHeadings) return fromHeadings(source, section, sink);
+  if (mapBlock) return fromYamlMap(source, mapBlock, sink);
+  sink.push(
+    diagnosticAt(
+      source.file,
+      'SOP025',
+      section.headingSpan,
+      `The ${quoted(`## ${section.heading}`)} section holds no \`### NODE_ID\` prompts and no \`node_prompts:\` yaml block, so the nodes have no prompts.`,
+    ),
+  );
+  return { form: 'none', prompts: [] };
 }
 
-function fromHeadings(source: SourceText, section: MarkdownSection): NodePromptsResult {
+function fromHeadings(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
   const prompts: ParsedPrompt[] = [];
-  const diagnostics: Diagnostic[] = [];
   const children = section.children;
   for (let i = 0; i < children.length; i++) {
     const heading = children[i]!;
@@ -90,7 +83,7 @@ function fromHeadings(source: SourceText, section: MarkdownSection): NodePrompts
     if (first?.kind === 'code' && first.lang === 'yaml') {
       textStart = first.end.offset;
       const at = codeContentStart(first);
-      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], diagnostics);
+      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink);
       if (meta) ({ tools, examples } = meta);
     }
     prompts.push({
@@ -101,7 +94,7 @@ function fromHeadings(source: SourceText, section: MarkdownSection): NodePrompts
       examples,
     });
   }
-  return { form: 'headings', prompts, diagnostics };
+  return { form: 'headings', prompts };
 }
 
 /** A `###` heading (or a higher one) ends a node's prompt; `####` and deeper belong to it. */
@@ -124,16 +117,15 @@ function hasNodePromptsKey(yaml: string): boolean {
   return false;
 }
 
-function fromYamlMap(source: SourceText, code: CodeBlock): NodePromptsResult {
-  const diagnostics: Diagnostic[] = [];
+function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink): NodePromptsResult {
   const at = codeContentStart(code);
   const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
-  for (const p of problems) diagnostics.push(yamlProblem(source.file, p, 'The node_prompts block'));
-  if (problems.length > 0) return { form: 'yaml-map', prompts: [], diagnostics };
+  for (const p of problems) sink.push(yamlProblem(source.file, p, 'The node_prompts block'));
+  if (problems.length > 0) return { form: 'yaml-map', prompts: [] };
   const root = block.value as Record<string, unknown> | null;
   for (const key of Object.keys(root ?? {})) {
     if (key !== 'node_prompts') {
-      diagnostics.push(
+      sink.push(
         diagnosticAt(
           source.file,
           'SOP023',
@@ -146,7 +138,7 @@ function fromYamlMap(source: SourceText, code: CodeBlock): NodePromptsResult {
   }
   const map = root?.node_prompts;
   if (map === null || typeof map !== 'object' || Array.isArray(map)) {
-    diagnostics.push(
+    sink.push(
       diagnosticAt(
         source.file,
         'SOP022',
@@ -155,11 +147,11 @@ function fromYamlMap(source: SourceText, code: CodeBlock): NodePromptsResult {
         'Write `node_prompts:` and, indented below it, one `NODE_ID:` key per node.',
       ),
     );
-    return { form: 'yaml-map', prompts: [], diagnostics };
+    return { form: 'yaml-map', prompts: [] };
   }
   const prompts: ParsedPrompt[] = [];
   for (const [nodeId, entry] of Object.entries(map as Record<string, unknown>)) {
-    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], diagnostics);
+    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], sink);
     prompts.push({
       nodeId,
       span: block.spanOf(['node_prompts', nodeId], { key: true }),
@@ -168,7 +160,7 @@ function fromYamlMap(source: SourceText, code: CodeBlock): NodePromptsResult {
       examples: meta?.examples ?? [],
     });
   }
-  return { form: 'yaml-map', prompts, diagnostics };
+  return { form: 'yaml-map', prompts };
 }
 
 /** A YAML problem of a node-prompt block: over a compiler limit (SOP092), or not usable YAML (SOP022). */
@@ -192,12 +184,12 @@ function readMeta(
   schema: z.ZodType,
   keys: readonly string[],
   path: readonly (string | number)[],
-  diagnostics: Diagnostic[],
+  sink: DiagnosticSink,
 ): Meta | null {
   const { block, problems } = parseYamlBlock(text, line, column);
-  for (const p of problems) diagnostics.push(yamlProblem(file, p, "The node's yaml block"));
+  for (const p of problems) sink.push(yamlProblem(file, p, "The node's yaml block"));
   if (problems.length > 0) return null;
-  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, diagnostics);
+  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, sink);
 }
 
 function readMetaValue(
@@ -207,13 +199,13 @@ function readMetaValue(
   schema: z.ZodType,
   keys: readonly string[],
   path: readonly (string | number)[],
-  diagnostics: Diagnostic[],
+  sink: DiagnosticSink,
 ): Meta | null {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const known = suggester(keys);
     for (const key of Object.keys(value)) {
       if (!keys.includes(key)) {
-        diagnostics.push(
+        sink.push(
           diagnosticAt(
             file,
             'SOP023',
@@ -229,7 +221,7 @@ function readMetaValue(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
-      diagnostics.push(
+      sink.push(
         diagnosticAt(file, 'SOP022', block.spanOf(at), `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`),
       );
     }

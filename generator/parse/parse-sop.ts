@@ -1,8 +1,9 @@
 /**
  * The parse stage for one SOP file: text → frontmatter, sections, the flowchart AST and node prompts, all with
- * positions in the `.md` file, plus the diagnostics found on the way. Pure: no I/O, never throws on bad input.
+ * positions in the `.md` file; the diagnostics found on the way go to a sink. Pure: no I/O, never throws on bad input.
  */
-import { diagnosticAt, type Diagnostic, type SourcePosition, type SourceSpan } from '../diagnostics/diagnostic.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt, type SourcePosition, type SourceSpan } from '../diagnostics/diagnostic.js';
 import type { BlockSpan, FlowchartAst } from './flowchart/ast.js';
 import { parseFlowchart } from './flowchart/parse-flowchart.js';
 import { parseFrontmatter, type Frontmatter } from './frontmatter.js';
@@ -38,17 +39,33 @@ export interface ParsedSop {
   readonly systemPromptSections: readonly MarkdownSection[];
   readonly flowchart: ParsedFlowchart | null;
   readonly prompts: NodePromptsResult;
-  readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseSop(file: string, raw: string): ParsedSop {
+/** Parses one file; the diagnostics found on the way go to `sink`. */
+export function parseSop(file: string, raw: string, sink: DiagnosticSink): ParsedSop {
   const source = sourceText(file, raw);
-  const diagnostics: Diagnostic[] = [];
   const split = splitFrontmatter(source);
-  const fm = parseFrontmatter(file, split.frontmatter);
-  diagnostics.push(...fm.diagnostics);
+  const fm = parseFrontmatter(file, split.frontmatter, sink);
 
   const outline = parseMarkdownOutline(source, split.body);
+  if (outline.stopped) {
+    // The outline covers the text before the limit only: checking it would report what the rest of the file holds.
+    const { at, reason } = outline.stopped;
+    const message =
+      reason === 'blocks'
+        ? `The file holds more than ${LIMITS.markdownBlocks.toLocaleString('en')} headings and code blocks; a SOP may hold at most ${LIMITS.markdownBlocks.toLocaleString('en')} (this is the first one over).`
+        : `Block quotes and list items nest more than ${LIMITS.markdownNesting} deep here; a SOP may nest them at most ${LIMITS.markdownNesting} deep.`;
+    sink.push(diagnosticAt(file, 'SOP092', at, message));
+    return {
+      source,
+      frontmatter: fm.frontmatter,
+      frontmatterYaml: fm.yaml,
+      sections: [],
+      systemPromptSections: [],
+      flowchart: null,
+      prompts: { form: 'none', prompts: [] },
+    };
+  }
   // Real files name it `## Node Prompts (Solo)` and the like: the first level-2 heading starting so counts.
   const promptsSection = findSectionStartingWith(outline, 'Node Prompts');
   const promptsIndex = promptsSection ? outline.sections.indexOf(promptsSection) : outline.sections.length;
@@ -56,14 +73,12 @@ export function parseSop(file: string, raw: string): ParsedSop {
   // A missing section is a finding about the whole file: it is reported at its first line.
   const missingAt = { line: 1, column: 1 };
 
-  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, diagnostics);
+  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, sink);
 
-  let prompts: NodePromptsResult = { form: 'none', prompts: [], diagnostics: [] };
-  if (promptsSection) {
-    prompts = parseNodePrompts(source, promptsSection);
-    diagnostics.push(...prompts.diagnostics);
-  } else {
-    diagnostics.push(
+  let prompts: NodePromptsResult = { form: 'none', prompts: [] };
+  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink);
+  else {
+    sink.push(
       diagnosticAt(
         file,
         'SOP016',
@@ -80,7 +95,6 @@ export function parseSop(file: string, raw: string): ParsedSop {
     systemPromptSections,
     flowchart,
     prompts,
-    diagnostics,
   };
 }
 
@@ -88,21 +102,21 @@ function readFlowchart(
   source: SourceText,
   section: MarkdownSection | undefined,
   missingAt: SourcePosition,
-  diagnostics: Diagnostic[],
+  sink: DiagnosticSink,
 ): ParsedFlowchart | null {
   const file = source.file;
   if (!section) {
-    diagnostics.push(diagnosticAt(file, 'SOP010', missingAt, 'The file has no `## SOP Flowchart` section.'));
+    sink.push(diagnosticAt(file, 'SOP010', missingAt, 'The file has no `## SOP Flowchart` section.'));
     return null;
   }
   const code = section.children.find((c) => c.kind === 'code' && c.lang === 'mermaid');
   if (code?.kind !== 'code') {
-    diagnostics.push(diagnosticAt(file, 'SOP011', section.headingSpan, 'The `## SOP Flowchart` section has no ```mermaid block.'));
+    sink.push(diagnosticAt(file, 'SOP011', section.headingSpan, 'The `## SOP Flowchart` section has no ```mermaid block.'));
     return null;
   }
   if (code.value.length > LIMITS.flowchartCharacters) {
     const size = code.value.length.toLocaleString('en');
-    diagnostics.push(
+    sink.push(
       diagnosticAt(
         file,
         'SOP092',
@@ -113,13 +127,17 @@ function readFlowchart(
     return null;
   }
   const at = codeContentStart(code);
-  const toFile = (span: BlockSpan): SourceSpan => ({
-    start: { line: span.start.line + at.line - 1, column: span.start.column + at.column - 1 },
-    end: { line: span.end.line + at.line - 1, column: span.end.column + at.column - 1 },
-  });
+  // A block position in the file; never past the block's end (an empty block at the end of the file has no line 1).
+  const last = code.end;
+  const place = (p: { line: number; column: number }): SourcePosition => {
+    const line = p.line + at.line - 1;
+    const column = p.column + at.column - 1;
+    return line > last.line || (line === last.line && column > last.column) ? { line: last.line, column: last.column } : { line, column };
+  };
+  const toFile = (span: BlockSpan): SourceSpan => ({ start: place(span.start), end: place(span.end) });
   const result = parseFlowchart(code.value, at);
   for (const problem of result.problems) {
-    diagnostics.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
+    sink.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
   }
   if (!result.ast) return null;
   return { source: code.value, span: spanOf(code), ast: result.ast, toFile };

@@ -1,11 +1,11 @@
 /**
  * Finds the YAML frontmatter: the block between a first line `---` and the next line that is `---` (or `...`).
- * Returns its text and where it starts, and the body with the frontmatter blanked out (every character but the
- * line breaks made a space), so the markdown scanner sees the same lines, columns and offsets as the file. (Blanking
- * instead of a scanner option keeps one source of truth for positions: the `.md` file.)
+ * Returns its text and where it starts, and where the markdown body starts: the markdown scanner starts there,
+ * with the file's own line numbers and offsets, so every position it reports is a position in the file.
  *
  * A frontmatter that is never closed is reported by the caller; its body is taken to start at the first line that
  * starts with `#` (the first heading), so the rest of the file is still checked instead of drowning in YAML errors.
+ * One pass over the lines, reading them in place.
  */
 import type { SourceText } from './source-text.js';
 
@@ -21,29 +21,26 @@ export interface FrontmatterBlock {
 
 export interface SplitResult {
   readonly frontmatter: FrontmatterBlock | null;
-  /** The markdown body: the file's text with the frontmatter's characters (not its line breaks) made spaces. */
-  readonly body: string;
+  /** Where the markdown body starts in the text: its offset (a line start) and its line number. */
+  readonly body: { readonly offset: number; readonly line: number };
 }
-
-const isFence = (line: string, mark: string) => line.startsWith(mark) && line.slice(mark.length).trim() === '';
 
 export function splitFrontmatter(source: SourceText): SplitResult {
   const text = source.text;
-  const firstEnd = lineEnd(text, 0);
-  if (!isFence(text.slice(0, firstEnd), '---')) return { frontmatter: null, body: text };
-  const yamlStart = Math.min(firstEnd + 1, text.length);
+  if (!isFenceLine(text, 0, '---')) return { frontmatter: null, body: { offset: 0, line: 1 } };
+  const yamlStart = Math.min(lineEnd(text, 0) + 1, text.length);
   let closing: { start: number; line: number } | null = null;
   let heading: { start: number; line: number } | null = null;
   for (let start = yamlStart, line = 2; start < text.length; start = lineEnd(text, start) + 1, line++) {
-    const content = text.slice(start, lineEnd(text, start));
-    if (isFence(content, '---') || isFence(content, '...')) {
+    if (isFenceLine(text, start, '---') || isFenceLine(text, start, '...')) {
       closing = { start, line };
       break;
     }
-    if (heading === null && content.startsWith('#')) heading = { start, line };
+    if (heading === null && text.charCodeAt(start) === 35 /* # */) heading = { start, line };
   }
   const yamlEnd = closing ? Math.max(yamlStart, closing.start - 1) : text.length;
   const bodyStart = closing ? Math.min(lineEnd(text, closing.start) + 1, text.length) : (heading?.start ?? text.length);
+  const bodyLine = closing ? closing.line + 1 : (heading?.line ?? 1);
   return {
     frontmatter: {
       yaml: text.slice(yamlStart, yamlEnd),
@@ -51,8 +48,13 @@ export function splitFrontmatter(source: SourceText): SplitResult {
       closingLine: closing?.line ?? null,
       bodyLine: closing ? null : (heading?.line ?? null),
     },
-    body: text.slice(0, bodyStart).replace(/[^\n]/g, ' ') + text.slice(bodyStart),
+    body: { offset: bodyStart, line: bodyLine },
   };
+}
+
+/** Whether the line at `start` is `mark` followed by nothing but whitespace. */
+function isFenceLine(text: string, start: number, mark: string): boolean {
+  return text.startsWith(mark, start) && text.slice(start + mark.length, lineEnd(text, start)).trim() === '';
 }
 
 function lineEnd(text: string, from: number): number {

@@ -41,8 +41,8 @@ describe('compileInParallel', () => {
     const { compileInParallel } = (await import(
       new URL('../../dist/generator/compile-in-parallel.js', import.meta.url).href
     )) as typeof import('../../generator/compile-in-parallel.js');
-    // A valid SOP whose 900 KB node_prompts map needs far more than the 16 MB heap the worker gets here.
-    const entries = Array.from({ length: 25_000 }, (_, i) => `  N${i}: {prompt: "step ${i}"}`).join('\n');
+    // A valid SOP whose 220 KB node_prompts map needs far more than the 16 MB heap the worker gets here.
+    const entries = Array.from({ length: 8_000 }, (_, i) => `  N${i}: {prompt: "step ${i}"}`).join('\n');
     const heavy = BASE_SOP.replace(/### ASK[\s\S]*/, `\`\`\`yaml\nnode_prompts:\n${entries}\n\`\`\`\n`);
     const jobs = ['a', 'heavy', 'c'].map((name) => ({
       file: `sops/${name}.md`,

@@ -127,7 +127,7 @@ const cases: Record<string, Case> = {
     code: 'SOP092',
     given: withLine(21, `tools: ${'['.repeat(70)}${']'.repeat(70)}`),
     line: 21,
-    column: 77,
+    column: 72,
     message: /nests more than 64 levels/,
   },
   'flowchart with too many nodes': {

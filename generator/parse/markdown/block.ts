@@ -32,8 +32,9 @@ export interface CodeBlock extends BlockExtent {
   readonly value: string;
 }
 
+/** Everything else at the top level (paragraphs, lists, quotes, HTML, breaks): one block per run between the others. */
 export interface ProseBlock extends BlockExtent {
-  readonly kind: 'paragraph' | 'blockquote' | 'list' | 'html' | 'thematicBreak';
+  readonly kind: 'prose';
 }
 
 export type MarkdownBlock = HeadingBlock | CodeBlock | ProseBlock;

@@ -26,11 +26,18 @@ const isDigit = (c: number) => c >= 48 && c <= 57;
 const isBlank = (c: number) => c === 32 || c === 9;
 
 /**
- * The kind of HTML block that `line` starts at `at` (where its `<` is), or 0.
+ * The kind of HTML block that the line of `text` ending at `end` starts at `at` (where its `<` is), or 0.
  * @param canBeKind7 false when the line would interrupt a paragraph: kind 7 cannot.
  */
-export function htmlBlockStart(line: string, at: number, canBeKind7: boolean): HtmlBlockKind | 0 {
-  if (line.charCodeAt(at) !== 60 /* < */) return 0;
+export function htmlBlockStart(text: string, at: number, end: number, canBeKind7: boolean): HtmlBlockKind | 0 {
+  if (text.charCodeAt(at) !== 60 /* < */) return 0;
+  // The tests below read at most the line (the closing-tag scans stop at its end).
+  const line = text.slice(at, end);
+  return lineStartsHtml(line, canBeKind7);
+}
+
+function lineStartsHtml(line: string, canBeKind7: boolean): HtmlBlockKind | 0 {
+  const at = 0;
   if (line.startsWith('<!--', at)) return 2;
   if (line.startsWith('<?', at)) return 3;
   if (line.startsWith('<![CDATA[', at)) return 5;

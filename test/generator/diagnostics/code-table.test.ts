@@ -33,7 +33,7 @@ describe('diagnostics documentation', () => {
 
   it('points every code at a section of docs/sop-format.md that exists', () => {
     const doc = read('docs/sop-format.md');
-    const anchors = new Set(scanBlocks(doc).flatMap((b) => (b.kind === 'heading' ? [anchorOf(b.text)] : [])));
+    const anchors = new Set(scanBlocks(doc).blocks.flatMap((b) => (b.kind === 'heading' ? [anchorOf(b.text)] : [])));
     const missing = Object.entries(DIAGNOSTIC_CODES).filter(([, info]) => !anchors.has(info.docs));
     expect(missing).toEqual([]);
   });

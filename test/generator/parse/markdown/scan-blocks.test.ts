@@ -16,7 +16,7 @@ import { scanBlocks } from '../../../../generator/parse/markdown/scan-blocks.js'
 
 /** `H2 "text" 3:1-3:9` for headings, `C lang "value" 5:1-8:4` for fenced code, `I 1:1-2:9` for indented code. */
 function ours(text: string): string[] {
-  return scanBlocks(text).flatMap((b) => {
+  return scanBlocks(text).blocks.flatMap((b) => {
     const at = `${b.start.line}:${b.start.column}-${b.end.line}:${b.end.column}`;
     if (b.kind === 'heading') return [`H${b.depth} ${JSON.stringify(b.text)} ${at}`];
     if (b.kind !== 'code') return [];
@@ -143,7 +143,7 @@ describe('scanBlocks', () => {
 
   it('reports positions as offsets into the text it was given', () => {
     const text = 'intro\n\n## Two\n```mermaid\nA\n```\n';
-    const [heading, code] = scanBlocks(text).filter((b) => b.kind !== 'paragraph');
+    const [heading, code] = scanBlocks(text).blocks.filter((b) => b.kind !== 'prose');
     expect(text.slice(heading!.start.offset, heading!.end.offset)).toBe('## Two');
     expect(text.slice(code!.start.offset, code!.end.offset)).toBe('```mermaid\nA\n```');
   });
