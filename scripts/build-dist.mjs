@@ -1,4 +1,4 @@
-// Transpiles the toolkit's TypeScript (cli/, generator/, runtime/, generated/, bench/) to dist/ with esbuild.
+// Transpiles the toolkit's TypeScript (cli/, generator/, runtime/, generated/, bench/, fuzz/) to dist/ with esbuild.
 // Why: Node 20 cannot run .ts, and a server or a no-op `build:sops` should start at Node's own speed,
 // not pay for a TypeScript loader. Type-checking is tsc's job (`npm run typecheck`); this only strips types.
 // Only files whose output would change are written, so an unchanged tree costs one directory walk.
@@ -9,7 +9,7 @@ import { transformSync } from 'esbuild';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
-const roots = ['contract', 'cli', 'generator', 'runtime', 'bench', 'demo'];
+const roots = ['contract', 'cli', 'generator', 'runtime', 'bench', 'demo', 'fuzz'];
 
 function* walk(dir) {
   if (!existsSync(dir)) return;
