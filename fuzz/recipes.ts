@@ -69,7 +69,7 @@ export const RECIPES: readonly Recipe[] = [
     name: 'thousands of errors in one file',
     found: '40 s and 1.5 GB for 30,000 errors, then a RangeError: the code frame re-split the file per diagnostic',
     build: (base, size) =>
-      base + Array.from({ length: Math.max(1, Math.floor((size - base.length) / 14)) }, (_, i) => `### NOPE_${i}\n`).join(''),
+      base + Array.from({ length: Math.max(1, Math.floor((size - base.length) / 16)) }, (_, i) => `### NOPE_${i}\n`).join(''),
   },
   {
     name: 'a megabyte id',
@@ -103,7 +103,7 @@ export const RECIPES: readonly Recipe[] = [
     build: (base, size) =>
       inFrontmatter(
         base,
-        Array.from({ length: Math.max(1, Math.floor((size - base.length) / 14)) }, (_, i) => `key_${i}: v${i}`).join('\n'),
+        Array.from({ length: Math.max(1, Math.floor((size - base.length) / 20)) }, (_, i) => `key_${i}: v${i}`).join('\n'),
       ),
   },
   {
@@ -156,6 +156,25 @@ export const RECIPES: readonly Recipe[] = [
           (_, i) => `    END_INFO${i}["step ${i}"] --> END_INFO`,
         ).join('\n'),
       ),
+  },
+  {
+    name: 'the largest valid SOP',
+    found: 'what the limits allow to be compiled and emitted: 498 nodes, about 2,400 edges, prompts filling the size',
+    build: (base, size) => {
+      const count = 460;
+      const chain = Array.from({ length: count }, (_, i) => {
+        const back = [1, 2, 3, 4].map((k) => `    X${i} -.->|back ${k}| ROUTE`).join('\n');
+        return `    ${i === 0 ? 'INFO' : `X${i - 1}`} --> X${i}["Step ${i}"]\n${back}`;
+      });
+      const withChart = inFlowchart(base, `${chain.join('\n')}\n    X${count - 1} --> END_INFO`);
+      const text = 'Explain the step, check every detail with the user, and confirm before acting. ';
+      const each = Math.max(0, Math.floor((size - withChart.length) / count) - 60);
+      const prompts = Array.from(
+        { length: count },
+        (_, i) => `### X${i}\n\`\`\`yaml\ntools: [get_order_details]\n\`\`\`\n${text.repeat(Math.ceil(each / text.length))}\n`,
+      );
+      return `${withChart}\n${prompts.join('\n')}`;
+    },
   },
   {
     name: 'unclosed labels in the flowchart',

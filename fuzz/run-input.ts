@@ -10,6 +10,7 @@ import type { buildProject } from '../generator/build-project.js';
 import type { DIAGNOSTIC_CODES } from '../generator/diagnostics/codes.js';
 import type { toValidationResult } from '../generator/diagnostics/render-json.js';
 import type { renderDiagnostics } from '../generator/diagnostics/render-text.js';
+import { LIMITS } from '../generator/limits.js';
 
 export interface Compiler {
   readonly buildProject: typeof buildProject;
@@ -45,7 +46,7 @@ export interface Outcome {
 }
 
 /** Diagnostics one file may report: the per-file cap, its final SOP091, and the two cross-file checks. */
-const MAX_PER_FILE = 200 + 1 + 2;
+const MAX_PER_FILE = LIMITS.diagnosticsPerFile + 1 + 2;
 const FILE = 'sops/fuzz.md';
 
 export async function runInput(compiler: Compiler, text: string): Promise<Outcome> {

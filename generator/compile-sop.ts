@@ -32,7 +32,7 @@ export function compileSop(file: string, raw: string, sourceHash: string = hashS
         file,
         'SOP092',
         { line: 1, column: 1 },
-        `The file holds ${raw.length.toLocaleString('en')} characters; a SOP may hold at most ${LIMITS.fileCharacters.toLocaleString('en')}.`,
+        `The file holds ${raw.length.toLocaleString('en')} characters; a SOP may hold at most ${LIMITS.fileCharacters.toLocaleString('en')} (about 500,000 tokens of instructions for a model).`,
       ),
     );
   }

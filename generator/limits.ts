@@ -5,9 +5,13 @@
  * keeps memory bounded: the `yaml` package and the flowchart parser hold roughly 100 to 400 bytes per input byte. `docs/sop-format.md` ("Compiler limits") lists them; keep both in step.
  */
 export const LIMITS = {
-  /** Characters in one SOP file (a large real SOP is 30 KB). */
-  fileCharacters: 8 * 1024 * 1024,
-  /** Top-level headings and code blocks in the markdown (a SOP of 1,000 nodes, each with a prompt, has 2,000). */
+  /**
+   * Characters in one SOP file. A large real SOP is 30 KB; 2 MiB is about 500,000 tokens of instructions, more
+   * than a model reads. Measured: `sop build --check` of a valid 3 MB SOP peaks at 195 MB, of a 4 MB one at 213 MB
+   * (its prompts are carried into two generated files and printed); a larger file is refused at once.
+   */
+  fileCharacters: 2 * 1024 * 1024,
+  /** Top-level headings and code blocks in the markdown (a SOP of 500 nodes, each with a prompt, has 1,000). */
   markdownBlocks: 10_000,
   /** Block quotes and list items open inside one another (markdown written by people nests a few deep). */
   markdownNesting: 100,
@@ -19,9 +23,12 @@ export const LIMITS = {
   yamlAliasValues: 100_000,
   /** Characters in the ```mermaid block. Mermaid itself refuses to draw more than 50,000 by default. */
   flowchartCharacters: 256 * 1024,
-  /** Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). */
-  flowchartNodes: 1_000,
-  flowchartEdges: 5_000,
+  /**
+   * Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). These
+   * bound what is emitted: a 5 MB SOP at these limits builds in under 200 MB, one at twice them did not.
+   */
+  flowchartNodes: 500,
+  flowchartEdges: 2_500,
   /** Diagnostics reported per file; the rest are counted in a final SOP091. */
   diagnosticsPerFile: 200,
 } as const;

@@ -42,7 +42,7 @@ interface BuildOptions {
 interface Source {
   readonly file: string;
   readonly raw: string;
-  /** Hash of the file's bytes (not of the decoded text), as the runtime computes it. */
+  /** Hash of the file's EOL-normalised text, as the runtime computes it. */
   readonly sourceHash: string;
 }
 
@@ -91,8 +91,9 @@ function readSources(options: BuildOptions): Source[] {
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => {
-      const bytes = readSource(join(options.sopsDir, name));
-      return { file: display(options.root, join(options.sopsDir, name)), raw: bytes.toString('utf8'), sourceHash: hashSource(bytes) };
+      // The hash of the decoded text is the hash of the bytes (`hashSource` decodes them the same way): decode once.
+      const raw = readSource(join(options.sopsDir, name)).toString('utf8');
+      return { file: display(options.root, join(options.sopsDir, name)), raw, sourceHash: hashSource(raw) };
     });
 }
 

@@ -7,7 +7,7 @@
  * default) makes of committed output when the app has no `.gitattributes` rule for it, and its content is the same
  * (JavaScript reads CRLF in source and template literals as LF; JSON ignores it).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import type { GeneratedFile } from '../emit/emit-project.js';
 
@@ -29,7 +29,7 @@ export function compareOutputs(
   for (const f of planned) {
     const target = join(outDir, f.path);
     if (!existsSync(target)) missing.push(f.path);
-    else if (sameContent(readFileSync(target, 'utf8'), f.content)) unchanged.push(f.path);
+    else if (sameContent(target, f.content)) unchanged.push(f.path);
     else stale.push(f.path);
   }
   const plannedPaths = new Set(planned.map((f) => f.path));
@@ -39,8 +39,13 @@ export function compareOutputs(
   return { stale, missing, orphaned, unchanged };
 }
 
-function sameContent(onDisk: string, planned: string): boolean {
-  return onDisk === planned || (onDisk.includes('\r') && onDisk.replace(/\r\n/g, '\n') === planned);
+/** Whether the file at `path` holds `planned`, up to CRLF line endings. Sizes rule most files out unread. */
+function sameContent(path: string, planned: string): boolean {
+  const size = statSync(path).size;
+  const bytes = Buffer.byteLength(planned);
+  if (size < bytes || size > 2 * bytes) return false;
+  const onDisk = readFileSync(path, 'utf8');
+  return onDisk === planned || (size > bytes && onDisk.replace(/\r\n/g, '\n') === planned);
 }
 
 /** Every file under `dir`, as sorted `/`-separated relative paths. */

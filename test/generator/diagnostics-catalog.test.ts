@@ -132,10 +132,10 @@ const cases: Record<string, Case> = {
   },
   'flowchart with too many nodes': {
     code: 'SOP092',
-    given: withLine(14, Array.from({ length: 1000 }, (_, i) => `    ASK --> N${i}`).join('\n')),
-    line: 1012,
+    given: withLine(14, Array.from({ length: 500 }, (_, i) => `    ASK --> N${i}`).join('\n')),
+    line: 512,
     column: 13,
-    message: /at most 1,000/,
+    message: /at most 500/,
   },
   'more diagnostics than are shown': {
     code: 'SOP091',

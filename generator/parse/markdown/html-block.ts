@@ -31,19 +31,14 @@ const isBlank = (c: number) => c === 32 || c === 9;
  */
 export function htmlBlockStart(text: string, at: number, end: number, canBeKind7: boolean): HtmlBlockKind | 0 {
   if (text.charCodeAt(at) !== 60 /* < */) return 0;
-  // The tests below read at most the line (the closing-tag scans stop at its end).
+  // The rest of the line from its `<`: every test below reads that line alone.
   const line = text.slice(at, end);
-  return lineStartsHtml(line, canBeKind7);
-}
-
-function lineStartsHtml(line: string, canBeKind7: boolean): HtmlBlockKind | 0 {
-  const at = 0;
-  if (line.startsWith('<!--', at)) return 2;
-  if (line.startsWith('<?', at)) return 3;
-  if (line.startsWith('<![CDATA[', at)) return 5;
-  if (line.charCodeAt(at + 1) === 33 /* ! */ && isAsciiAlpha(line.charCodeAt(at + 2))) return 4;
-  const closing = line.charCodeAt(at + 1) === 47; /* / */
-  const nameStart = at + (closing ? 2 : 1);
+  if (line.startsWith('<!--')) return 2;
+  if (line.startsWith('<?')) return 3;
+  if (line.startsWith('<![CDATA[')) return 5;
+  if (line.charCodeAt(1) === 33 /* ! */ && isAsciiAlpha(line.charCodeAt(2))) return 4;
+  const closing = line.charCodeAt(1) === 47; /* / */
+  const nameStart = closing ? 2 : 1;
   let nameEnd = nameStart;
   while (nameEnd < line.length && (isAsciiAlpha(line.charCodeAt(nameEnd)) || isDigit(line.charCodeAt(nameEnd)))) nameEnd++;
   if (nameEnd === nameStart || !isAsciiAlpha(line.charCodeAt(nameStart))) return 0;
@@ -55,9 +50,9 @@ function lineStartsHtml(line: string, canBeKind7: boolean): HtmlBlockKind | 0 {
   // `<script/>` or `</script>` is kind 7 (CommonMark's reference parser and micromark agree; kind 1 needs `<script`
   // followed by a blank, `>` or the end of the line).
   if (!canBeKind7) return 0;
-  const end = closing ? closingTagEnd(line, nameStart) : openTagEnd(line, nameStart);
-  if (end < 0) return 0;
-  for (let i = end; i < line.length; i++) if (!isBlank(line.charCodeAt(i))) return 0;
+  const tagEnd = closing ? closingTagEnd(line, nameStart) : openTagEnd(line, nameStart);
+  if (tagEnd < 0) return 0;
+  for (let i = tagEnd; i < line.length; i++) if (!isBlank(line.charCodeAt(i))) return 0;
   return 7;
 }
 
