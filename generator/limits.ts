@@ -1,8 +1,10 @@
 /**
- * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size, memory well
- * under 200 MB for a 5 MB file), each far above what a SOP needs. An input over a limit gets SOP092 at the place
- * that crosses it (for nesting, the deepest point), never a hang or a crash. The YAML and flowchart limits are what
- * keeps memory bounded: the `yaml` package and the flowchart parser hold roughly 100 to 400 bytes per input byte. `docs/sop-format.md` ("Compiler limits") lists them; keep both in step.
+ * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size; memory under
+ * 200 MB for any file up to 5 MB, measured by `npm run fuzz`), each far above what a SOP needs. An input over a limit
+ * gets SOP092 at the place that crosses it (for nesting, the deepest point), never a hang or a crash. The YAML and
+ * flowchart limits bound the parsers (the `yaml` package and the flowchart parser hold 100 to 400 bytes per input
+ * byte); the file and graph limits bound what is emitted. `docs/sop-format.md` ("Compiler limits") lists them, and a
+ * test checks both agree.
  */
 export const LIMITS = {
   /**
@@ -24,8 +26,8 @@ export const LIMITS = {
   /** Characters in the ```mermaid block. Mermaid itself refuses to draw more than 50,000 by default. */
   flowchartCharacters: 256 * 1024,
   /**
-   * Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). These
-   * bound what is emitted: a 5 MB SOP at these limits builds in under 200 MB, one at twice them did not.
+   * Nodes and edges of the flowchart (Mermaid draws at most 500 edges by default; an agent reads the chart). With the
+   * file limit, they bound what is emitted: a 5 MB SOP of 950 nodes took the in-process build to 204 MB.
    */
   flowchartNodes: 500,
   flowchartEdges: 2_500,
