@@ -14,5 +14,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Two files at a time on this project's 2-core machines: most tests wait on processes they spawned.
+    maxWorkers: 2,
   },
 });
