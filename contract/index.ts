@@ -18,5 +18,5 @@ export type {
 } from './compiled-sop.js';
 export { BUNDLE_FORMAT } from './compiled-sop.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
-export type { TransitionTable } from './transitions.js';
-export { enterPath, isLegalMove, legalTargets, nextPath } from './transitions.js';
+export type { MoveAccepted, MoveRefusal, MoveVerdict, TransitionTable, VisitLimit, Visits } from './transitions.js';
+export { countVisit, decideMove, enterPath, isLegalMove, legalTargets, limitedNodes, NO_VISITS, nextPath } from './transitions.js';
