@@ -5,6 +5,7 @@
  */
 export type {
   AgentMeta,
+  CompiledPolicy,
   CompiledSop,
   EdgeStyle,
   EdgeTable,
