@@ -2,7 +2,8 @@
  * Builds a whole project in memory: compiles every SOP, runs the cross-file checks, and plans the output
  * files. Files with errors are not emitted (their previous output stays untouched); the project files (index,
  * registry, bundle) list every clean agent, plus the last good version of each failed one that the previous
- * bundle holds (see `emit-project.ts`), so good agents always build. Pure apart from the lazy import
+ * bundle holds (see `emit-project.ts`), so good agents always build, also on a first build. A compiler bug met
+ * while compiling or emitting one file fails that file alone (SOP090). Pure apart from the lazy import
  * of the emitter (ts-morph is only loaded once some SOP compiles without errors). Each SOP's own files are
  * printed as soon as it has compiled (`emit-while-compiling.ts`); when the SOPs compile on worker threads,
  * this thread loads the emitter (~300 ms) and prints while they work.
@@ -11,8 +12,9 @@ import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
-import { compareDiagnostics, hasErrors, type Diagnostic } from './diagnostics/diagnostic.js';
-import { emitWhileCompiling } from './emit-while-compiling.js';
+import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
+import { type AgentFiles, emitWhileCompiling } from './emit-while-compiling.js';
+import { compareCodeUnits } from './model/naming.js';
 import type { GeneratedFile } from './emit/emit-project.js';
 
 export interface SourceFile {
@@ -48,14 +50,27 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
   const fileHasErrors = (c: CompiledFile) =>
     c.model === null || hasErrors(c.diagnostics) || projectDiagnostics.some((d) => d.file === c.file && d.severity === 'error');
   const clean = compiled.filter((c) => !fileHasErrors(c));
-  const complete = clean.length === compiled.length;
-  const failed = compiled.filter(fileHasErrors);
-  const carried = carriedAgents(options.previous ?? null, new Set(failed.map((c) => c.file)));
-  const failedAgents = [...new Set([...failed.flatMap((c) => (c.model ? [c.model.agent] : [])), ...carried.map((sop) => sop.meta.agent)])];
-  const diagnostics = [...compiled.flatMap((c) => c.diagnostics), ...projectDiagnostics].sort(compareDiagnostics);
+  const previous = options.previous ?? null;
 
-  const outputs = clean.length + carried.length > 0 ? await emitting.finish(clean, carried) : [];
-  return { compiled, diagnostics, outputs, complete, failedAgents };
+  // A SOP the emitter fails on (a compiler bug) fails alone, like a SOP with errors: SOP090, last good version kept.
+  const { printed, failed: emitFailures } =
+    clean.length > 0 ? await emitting.agentFiles(clean) : { printed: [], failed: [] as AgentFiles['failed'] };
+  const emitted = printed.map((p) => p.compiled);
+  const failed = compiled.filter((c) => !emitted.includes(c));
+  const carried = carriedAgents(previous, new Set(failed.map((c) => c.file)));
+  const outputs =
+    emitted.length + carried.length > 0
+      ? [...printed.flatMap((p) => p.files), ...(await emitting.projectFiles(emitted, carried))].sort((a, b) =>
+          compareCodeUnits(a.path, b.path),
+        )
+      : [];
+  const failedAgents = [...new Set([...failed.flatMap((c) => (c.model ? [c.model.agent] : [])), ...carried.map((sop) => sop.meta.agent)])];
+  const diagnostics = [
+    ...compiled.flatMap((c) => c.diagnostics),
+    ...projectDiagnostics,
+    ...emitFailures.map((f) => internalErrorDiagnostic(f.compiled.file, f.error)),
+  ].sort(compareDiagnostics);
+  return { compiled, diagnostics, outputs, complete: failed.length === 0, failedAgents };
 }
 
 /** The previous bundle's entries for the SOP files that failed this build: their last good version. */

@@ -14,17 +14,29 @@
  *
  * The compiler itself (markdown, YAML and schema libraries, ~200 ms to load) is imported only on the path
  * that compiles in this thread: with workers, this thread never needs it.
+ *
+ * A worker that stops before it has answered (out of memory, a crash of the runtime) fails the file it was
+ * compiling with SOP090, and a new worker takes the files after it: one file never takes the build down.
  */
 import { existsSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { hashSource } from '../contract/source-hash.js';
 import type { CompiledFile } from './compile-sop.js';
+import { internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 
 export interface CompileJob {
   readonly file: string;
   readonly raw: string;
   readonly sourceHash?: string;
+}
+
+export interface ParallelOptions {
+  /** Old-generation heap of each worker, in MB (default: Node's). A worker over it stops; its file fails alone. */
+  readonly workerHeapMb?: number;
+  /** Worker threads to use instead of `workerThreadsFor` (tests). */
+  readonly threads?: number;
 }
 
 /** Called with each compiled file as soon as it is compiled (in no particular order). */
@@ -44,8 +56,12 @@ export function workerThreadsFor(fileCount: number): number {
   return threads;
 }
 
-export async function compileInParallel(jobs: readonly CompileJob[], onCompiled?: OnCompiled): Promise<CompiledFile[]> {
-  const threads = workerThreadsFor(jobs.length);
+export async function compileInParallel(
+  jobs: readonly CompileJob[],
+  onCompiled?: OnCompiled,
+  options: ParallelOptions = {},
+): Promise<CompiledFile[]> {
+  const threads = options.threads ?? workerThreadsFor(jobs.length);
   if (threads === 0) {
     const { compileSop } = await import('./compile-sop.js');
     return jobs.map((j) => {
@@ -66,41 +82,72 @@ export async function compileInParallel(jobs: readonly CompileJob[], onCompiled?
   const results = new Array<CompiledFile>(jobs.length);
   await Promise.all(
     shares.map((share) =>
-      runWorker(
+      compileShare(
         share.map((i) => jobs[i]!),
         (k, compiled) => {
           results[share[k]!] = compiled;
           onCompiled?.(compiled);
         },
+        options,
       ),
     ),
   );
   return results;
 }
 
-/** Runs one worker over `jobs`; it posts one result per job, in job order. */
-function runWorker(jobs: readonly CompileJob[], onResult: (index: number, compiled: CompiledFile) => void): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER_SCRIPT, { workerData: jobs });
+/** Compiles `jobs` on a worker; when one stops early, fails the job it was on and starts another for the rest. */
+async function compileShare(
+  jobs: readonly CompileJob[],
+  onResult: (index: number, compiled: CompiledFile) => void,
+  options: ParallelOptions,
+): Promise<void> {
+  for (let next = 0; next < jobs.length; ) {
+    const first = next;
+    const outcome = await runWorker(jobs.slice(first), (k, compiled) => onResult(first + k, compiled), options);
+    next = first + outcome.received;
+    if (outcome.stopped !== undefined && next < jobs.length) {
+      const job = jobs[next]!;
+      const diagnostic = internalErrorDiagnostic(job.file, outcome.stopped);
+      onResult(next, {
+        file: job.file,
+        sourceHash: job.sourceHash ?? hashSource(job.raw),
+        model: null,
+        facts: null,
+        diagnostics: [diagnostic],
+      });
+      next++;
+    }
+  }
+}
+
+interface WorkerOutcome {
+  /** Results received, in job order. */
+  readonly received: number;
+  /** Why the worker stopped before answering every job, if it did. */
+  readonly stopped?: unknown;
+}
+
+/** Runs one worker over `jobs`; it posts one result per job, in job order. Never rejects. */
+function runWorker(
+  jobs: readonly CompileJob[],
+  onResult: (index: number, compiled: CompiledFile) => void,
+  options: ParallelOptions,
+): Promise<WorkerOutcome> {
+  return new Promise((resolve) => {
+    const resourceLimits = options.workerHeapMb === undefined ? undefined : { maxOldGenerationSizeMb: options.workerHeapMb };
+    const worker = new Worker(WORKER_SCRIPT, { workerData: jobs, ...(resourceLimits ? { resourceLimits } : {}) });
     let received = 0;
+    let failure: unknown;
     worker.on('message', (compiled: CompiledFile) => {
-      try {
-        onResult(received++, compiled);
-      } catch (error) {
-        reject(error as Error);
-        void worker.terminate();
-        return;
-      }
-      if (received === jobs.length) {
-        resolve();
-        void worker.terminate();
-      }
+      onResult(received++, compiled);
+      if (received === jobs.length) void worker.terminate();
     });
-    worker.once('error', reject);
+    worker.once('error', (error) => {
+      failure = error;
+    });
     worker.once('exit', (code) => {
-      if (received < jobs.length) {
-        reject(new Error(`compile worker exited with code ${code} after ${received} of ${jobs.length} files`));
-      }
+      if (received === jobs.length) resolve({ received });
+      else resolve({ received, stopped: failure ?? new Error(`the compile worker exited with code ${code}`) });
     });
   });
 }

@@ -5,8 +5,8 @@
  * printing them at the end.
  *
  * It is speculative: a SOP without errors of its own can still fail a cross-file check, and then the build
- * does not ask for its files. An emitter failure (a compiler bug) is kept with its SOP and thrown only when
- * that SOP's files are asked for, so it surfaces exactly where emitting everything at the end would throw it.
+ * does not ask for its files. An emitter failure (a compiler bug) is kept with its SOP and reported by `agentFiles`
+ * as that SOP's failure, so the build fails that file alone (SOP090) and emits the others.
  * The emitter (ts-morph) is loaded on the first SOP without errors, or up front with `preload` (when the SOPs
  * compile on other threads, this one is free to load it meanwhile).
  */
@@ -14,15 +14,21 @@ import type { CompiledSop } from '../contract/compiled-sop.js';
 import type { CompiledFile } from './compile-sop.js';
 import { hasErrors } from './diagnostics/diagnostic.js';
 import type { EmitInput, GeneratedFile } from './emit/emit-project.js';
-import { compareCodeUnits } from './model/naming.js';
 
 type Emitter = typeof import('./emit/emit-project.js');
 
 export interface EmitWhileCompiling {
   /** Hands over a compiled SOP; its files are printed now if the emitter is loaded, else when it is. */
   readonly add: (compiled: CompiledFile) => void;
-  /** The files of the `clean` SOPs and the project files (listing `carried` too), sorted by path. */
-  readonly finish: (clean: readonly CompiledFile[], carried: readonly CompiledSop[]) => Promise<GeneratedFile[]>;
+  /** The own files of each `clean` SOP; a SOP the emitter failed on is in `failed` instead, with the error. */
+  readonly agentFiles: (clean: readonly CompiledFile[]) => Promise<AgentFiles>;
+  /** The project files (index, registry, bundle), listing the `emitted` SOPs and the `carried` agents. */
+  readonly projectFiles: (emitted: readonly CompiledFile[], carried: readonly CompiledSop[]) => Promise<GeneratedFile[]>;
+}
+
+export interface AgentFiles {
+  readonly printed: readonly { readonly compiled: CompiledFile; readonly files: readonly GeneratedFile[] }[];
+  readonly failed: readonly { readonly compiled: CompiledFile; readonly error: unknown }[];
 }
 
 export function emitWhileCompiling(options: { readonly preload?: boolean } = {}): EmitWhileCompiling {
@@ -46,7 +52,7 @@ export function emitWhileCompiling(options: { readonly preload?: boolean } = {})
     });
     return loading;
   };
-  // Awaited in `finish` when anything is emitted; a failure to load surfaces there.
+  // Awaited when anything is emitted; a failure to load surfaces there.
   if (options.preload) load().catch(() => undefined);
 
   return {
@@ -58,16 +64,19 @@ export function emitWhileCompiling(options: { readonly preload?: boolean } = {})
         load().catch(() => undefined);
       }
     },
-    async finish(clean, carried) {
+    async agentFiles(clean) {
       const loaded = await load();
-      const files = clean.flatMap((compiled) => {
+      const out: { printed: AgentFiles['printed'][number][]; failed: AgentFiles['failed'][number][] } = { printed: [], failed: [] };
+      for (const compiled of clean) {
         if (!printed.has(compiled)) print(loaded, compiled);
         const result = printed.get(compiled)!;
-        if ('error' in result) throw result.error;
-        return result;
-      });
-      files.push(...loaded.emitProjectFiles(clean.map(inputOf), carried));
-      return files.sort((a, b) => compareCodeUnits(a.path, b.path));
+        if ('error' in result) out.failed.push({ compiled, error: result.error });
+        else out.printed.push({ compiled, files: result });
+      }
+      return out;
+    },
+    async projectFiles(emitted, carried) {
+      return (await load()).emitProjectFiles(emitted.map(inputOf), carried);
     },
   };
 }

@@ -2,9 +2,13 @@
  * `sop build`: compile `sops/*.md` into `generated/`. Reads the sources, asks the generator for the planned
  * output, then writes it (`build`), compares it (`--check`), or keeps doing so on every change (`--watch`).
  * All diagnostics of all files are printed before the exit code is decided: 0 clean or warnings only,
- * 1 errors or (with --check) stale output, 2 bad usage or an internal failure.
+ * 1 errors, (with --check) stale output, or no SOP to build; 2 bad usage (a missing SOP folder included) or an
+ * internal failure. The JSON result's `status` always agrees with the exit code.
+ *
+ * A folder without SOPs fails instead of building nothing: a build pointed at the wrong folder must not pass CI,
+ * nor delete every generated file as an orphan. Nothing is written then.
  */
-import { readdirSync, readFileSync, watch, existsSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
@@ -25,6 +29,7 @@ import { locateProject } from '../config.js';
 import { displayPath as display } from '../project-root.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { BUNDLE_PATH } from '../../generator/emit/bundle-plan.js';
+import { LIMITS } from '../../generator/limits.js';
 
 interface BuildOptions {
   readonly sopsDir: string;
@@ -38,7 +43,7 @@ interface BuildOptions {
 interface Source {
   readonly file: string;
   readonly raw: string;
-  /** Hash of the file's bytes (not of the decoded text), as the runtime computes it. */
+  /** Hash of the file's EOL-normalised text, as the runtime computes it. */
   readonly sourceHash: string;
 }
 
@@ -70,8 +75,10 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
     return 2;
   }
-  if (!existsSync(options.sopsDir)) {
-    process.stderr.write(`sop build: no SOP folder at ${display(options.root, options.sopsDir)} (use --sops DIR).\n`);
+  if (!existsSync(options.sopsDir) || !statSync(options.sopsDir).isDirectory()) {
+    process.stderr.write(
+      `sop build: no SOP folder at ${display(options.root, options.sopsDir)}/ (create it and add a SOP, or pass --sops DIR).\n`,
+    );
     return 2;
   }
   if (options.watch) return watchLoop(options);
@@ -83,21 +90,45 @@ function readSources(options: BuildOptions): Source[] {
     .filter((name) => name.endsWith('.md'))
     .sort()
     .map((name) => {
-      const bytes = readFileSync(join(options.sopsDir, name));
-      return { file: display(options.root, join(options.sopsDir, name)), raw: bytes.toString('utf8'), sourceHash: hashSource(bytes) };
+      // The hash of the decoded text is the hash of the bytes (`hashSource` decodes them the same way): decode once.
+      const raw = readSource(join(options.sopsDir, name)).toString('utf8');
+      return { file: display(options.root, join(options.sopsDir, name)), raw, sourceHash: hashSource(raw) };
     });
+}
+
+/**
+ * A SOP's bytes; of a file far over the compiler's size limit only enough to exceed it (the compiler refuses it
+ * with SOP092), so that a stray multi-gigabyte file cannot exhaust memory or Node's buffer limit.
+ */
+function readSource(path: string): Buffer {
+  const enough = LIMITS.fileCharacters * 4 + 4; // UTF-8: at most 4 bytes per character
+  if (statSync(path).size <= enough) return readFileSync(path);
+  const buffer = Buffer.alloc(enough);
+  const fd = openSync(path, 'r');
+  try {
+    return buffer.subarray(0, readSync(fd, buffer, 0, enough, 0));
+  } finally {
+    closeSync(fd);
+  }
 }
 
 async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolean }): Promise<number> {
   const started = performance.now();
   const sources = readSources(options);
+  if (sources.length === 0) {
+    report(options, sources, [], started, `no SOP files (*.md) in ${display(options.root, options.sopsDir)}/: nothing was built`, {
+      failures: [`no SOP files (*.md) in ${display(options.root, options.sopsDir)}/`],
+    });
+    return 1;
+  }
   const sourceHashes = Object.fromEntries(sources.map((s) => [s.file, s.sourceHash]));
   const cacheFile = manifestPath(options.root, options.sopsDir, options.outDir);
+  const fingerprint = generatorFingerprint();
 
   if (useCache) {
     const manifest = readManifest(cacheFile);
-    if (manifest && manifestMatches(manifest, sourceHashes, options.outDir)) {
-      report(options, sources, manifest.diagnostics, started, 'up to date (no SOP changed)');
+    if (manifest && manifestMatches(manifest, fingerprint, sourceHashes, options.outDir)) {
+      report(options, sources, manifest.diagnostics, started, 'up to date (no SOP changed)', {});
       return hasErrors(manifest.diagnostics) ? 1 : 0;
     }
   }
@@ -120,10 +151,10 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     const status = fresh
       ? `${outDisplay}/ is up to date with ${sources.length} SOP${sources.length === 1 ? '' : 's'}`
       : `${outDisplay}/ is out of date: run npm run build:sops\n${lines.join('\n')}`;
+    const outOfDate = `${outDisplay}/ is out of date (${comparison.stale.length} stale, ${comparison.missing.length} missing, ${comparison.orphaned.length} orphaned files)`;
     report(options, sources, build.diagnostics, started, status, {
-      stale: comparison.stale,
-      missing: comparison.missing,
-      orphaned: comparison.orphaned,
+      failures: fresh ? [] : [outOfDate],
+      extra: { stale: comparison.stale, missing: comparison.missing, orphaned: comparison.orphaned },
     });
     return hasErrors(build.diagnostics) || !fresh ? 1 : 0;
   }
@@ -138,9 +169,10 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     build.diagnostics,
     started,
     `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`,
+    {},
   );
   writeManifest(cacheFile, {
-    fingerprint: generatorFingerprint(),
+    fingerprint,
     sources: sourceHashes,
     outputs: hashOutputs(options.outDir, listFiles(options.outDir), build.outputs),
     diagnostics: build.diagnostics,
@@ -154,7 +186,7 @@ function report(
   diagnostics: readonly Diagnostic[],
   started: number,
   status: string,
-  extra?: Record<string, unknown>,
+  outcome: { readonly failures?: readonly string[]; readonly extra?: Record<string, unknown> },
 ): void {
   const seconds = (performance.now() - started) / 1000;
   if (options.format === 'json') {
@@ -163,7 +195,8 @@ function report(
       scope: `sops:${display(options.root, options.sopsDir)}`,
       version: '1.0.0',
       now: new Date(),
-      extra: { files: sources.length, status_detail: status, ...extra },
+      failures: outcome.failures ?? [],
+      extra: { files: sources.length, status_detail: status, ...outcome.extra },
     });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;

@@ -199,7 +199,8 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
   CHK_MOD: {
     prompt: 'Find the order the user wants to change and read its status.\n' +
       '\n' +
-      '- Get the order id and call `get_order_details`; check the order belongs to this user.\n' +
+      '- Get the order id; if the user does not know it, list their orders with `get_user_details` and find it with\n' +
+      '  `get_order_details`. Check the order belongs to this user.\n' +
       '- Only status exactly `pending` can be modified. `pending (item modified)`, `processed`, `delivered` and\n' +
       '  `cancelled` cannot.\n' +
       '- Note what should change: shipping address, items, or payment method.\n' +
@@ -207,7 +208,7 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '  up too, and save what you find in the relevant todo `note`.\n' +
       '\n' +
       'Then go to IS_PENDING_M.',
-    tools: ['get_order_details'],
+    tools: ['get_user_details', 'get_order_details'],
     examples: [],
   },
   CHK_RETURN: {
@@ -224,11 +225,12 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
   CHK_EXCH: {
     prompt: 'Find the order with the item(s) to exchange and read its status.\n' +
       '\n' +
-      '- Get the order id and call `get_order_details`; check the order belongs to this user.\n' +
+      '- Get the order id; if the user does not know it, list their orders with `get_user_details` and find it with\n' +
+      '  `get_order_details`. Check the order belongs to this user.\n' +
       '- Only `delivered` orders can be exchanged. A `pending` order can have its items modified instead (via ROUTE).\n' +
       '\n' +
       'Then go to IS_DELIVERED_E.',
-    tools: ['get_order_details'],
+    tools: ['get_user_details', 'get_order_details'],
     examples: [],
   },
   COLLECT_USER_ADDR: {
@@ -271,13 +273,13 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
     ],
   },
   DO_CANCEL: {
-    prompt: '1. Summarize: order id, its items, the reason, and the refund (full amount to the original payment method;\n' +
-      '   immediate for a gift card, 5–7 business days otherwise).\n' +
+    prompt: '1. Summarize: order id, its items, the reason, and the refund (the order total, computed with `calculate`, to\n' +
+      '   the original payment method; immediate for a gift card, 5–7 business days otherwise).\n' +
       '2. Ask for an explicit "yes". Anything else: do not cancel, and go back to ROUTE.\n' +
       '3. On "yes", call `cancel_pending_order(order_id, reason)` once, with reason exactly "no longer needed" or\n' +
       '   "ordered by mistake".\n' +
       '4. Report the result, then go to END_CANCEL.',
-    tools: ['cancel_pending_order'],
+    tools: ['calculate', 'cancel_pending_order'],
     examples: [
       {
         user: 'Yes, please cancel it.',
@@ -291,8 +293,10 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '2. **new shipping address**: address1, address2 (may be empty), city, state, country, zip\n' +
       '\n' +
       '- If the user refers to an address you already know (todo notes, another order), use it; do not ask again.\n' +
+      '- "My default address" is in the user\'s profile (`get_user_details`); another order\'s address in its details\n' +
+      '  (`get_order_details`).\n' +
       '- Read the complete address back before moving on to DO_MOD_ADDR.',
-    tools: ['get_order_details'],
+    tools: ['get_user_details', 'get_order_details'],
     examples: [
       {
         user: 'Just use the address from my luggage order.',
@@ -315,11 +319,12 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '1. **order_id**\n' +
       '2. **item_id → new_item_id** for each item: same product, different options, new item available\n' +
       '   (check with `get_product_details`)\n' +
-      '3. **payment method** for the price difference; a gift card must cover any extra charge\n' +
+      '3. **payment method** for the price difference: one of the user\'s saved methods (`get_user_details`); a gift card\n' +
+      '   must cover any extra charge\n' +
       '\n' +
       '- Compute the price difference with `calculate`.\n' +
       '- Ask the user to confirm the list is complete: afterwards the order can be neither modified nor cancelled.',
-    tools: ['get_product_details', 'calculate'],
+    tools: ['get_product_details', 'get_user_details', 'calculate'],
     examples: [
       {
         user: 'Can I change the red shirt in my order to blue?',
@@ -390,13 +395,15 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
   COLLECT_EXCH: {
     prompt: 'Collect ALL items to exchange at once:\n' +
       '1. **order_id**\n' +
-      '2. **list of item_id → new_item_id**: same product type, different options, new item available\n' +
-      '3. **payment method** for the price difference; a gift card must cover any extra charge\n' +
+      '2. **list of item_id → new_item_id**: same product type, different options, new item available (find the variants,\n' +
+      '   their prices and availability with `get_product_details`)\n' +
+      '3. **payment method** for the price difference: one of the user\'s saved methods (`get_user_details`); a gift card\n' +
+      '   must cover any extra charge\n' +
       '\n' +
       '- Remind user to confirm ALL items\n' +
       '- No new order needed\n' +
       '- Compute the price difference with `calculate`',
-    tools: ['calculate', 'exchange_delivered_order_items'],
+    tools: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
     examples: [
       {
         user: 'I want to swap my tablet for a different one',
@@ -435,24 +442,24 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   ROUTE: [],
   INFO: ['get_user_details', 'get_order_details', 'get_product_details', 'list_all_product_types', 'calculate'],
   CHK_CANCEL: ['get_user_details', 'get_order_details'],
-  CHK_MOD: ['get_order_details'],
+  CHK_MOD: ['get_user_details', 'get_order_details'],
   CHK_RETURN: ['get_user_details', 'get_order_details'],
-  CHK_EXCH: ['get_order_details'],
+  CHK_EXCH: ['get_user_details', 'get_order_details'],
   COLLECT_USER_ADDR: [],
   ESCALATE_HUMAN: ['transfer_to_human_agents'],
   END_INFO: [],
   IS_PENDING_C: [],
   DENY_CANCEL: [],
   COLLECT_CANCEL: ['cancel_pending_order'],
-  DO_CANCEL: ['cancel_pending_order'],
+  DO_CANCEL: ['calculate', 'cancel_pending_order'],
   END_CANCEL: [],
   IS_PENDING_M: [],
   DENY_MOD: [],
-  COLLECT_MOD_ADDR: ['get_order_details'],
+  COLLECT_MOD_ADDR: ['get_user_details', 'get_order_details'],
   MOD_TYPE: [],
   DO_MOD_ADDR: ['modify_pending_order_address'],
   END_MOD: [],
-  COLLECT_MOD_ITEMS: ['get_product_details', 'calculate'],
+  COLLECT_MOD_ITEMS: ['get_product_details', 'get_user_details', 'calculate'],
   COLLECT_MOD_PAY: ['get_user_details', 'calculate'],
   DO_MOD_ITEMS: ['modify_pending_order_items'],
   IS_GC_OK: [],
@@ -465,7 +472,7 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   END_RETURN: [],
   IS_DELIVERED_E: [],
   DENY_EXCH: [],
-  COLLECT_EXCH: ['calculate', 'exchange_delivered_order_items'],
+  COLLECT_EXCH: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
   DO_EXCH: ['exchange_delivered_order_items'],
   END_EXCH: [],
   DO_USER_ADDR: ['modify_user_address'],
@@ -742,7 +749,7 @@ export const AGENT_META: AgentMeta = {
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:63f52084aa78f6d807a2740931778224b7c7499946298223e967d436a15ff945';
+export const SOURCE_HASH: string = 'sha256:a35b3ab2df0c456d16bc798f6596d8b96498f39ed4f178ec785bbad3b6e22051';
 
 /** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {

@@ -20,15 +20,7 @@ export function checkProject(models: readonly SopModel[]): Diagnostic[] {
         .filter((o) => o !== m)
         .map((o) => o.file)
         .join(', ');
-      out.push(
-        diagnosticAt(
-          m.file,
-          'SOP032',
-          m.agentSpan,
-          `Agent \`${agent}\` is also declared by ${others}.`,
-          'Give each SOP file its own `agent` name.',
-        ),
-      );
+      out.push(diagnosticAt(m.file, 'SOP032', m.agentSpan, `Agent \`${agent}\` is also declared by ${others}.`));
     }
   }
   const byExport = new Map<string, SopModel[]>();
@@ -43,15 +35,7 @@ export function checkProject(models: readonly SopModel[]): Diagnostic[] {
         .filter((o) => o !== m)
         .map((o) => `\`${o.agent}\` (${o.file})`)
         .join(', ');
-      out.push(
-        diagnosticAt(
-          m.file,
-          'SOP033',
-          m.agentSpan,
-          `Agent \`${m.agent}\` exports as \`${name}\`, like ${others}.`,
-          'Rename one of the agents so their names differ in more than underscores.',
-        ),
-      );
+      out.push(diagnosticAt(m.file, 'SOP033', m.agentSpan, `Agent \`${m.agent}\` exports as \`${name}\`, like ${others}.`));
     }
   }
   return out;

@@ -3,60 +3,67 @@
  * each prompt section names a node (once), each node tool is declared in frontmatter `tools`, and each
  * declared tool is used somewhere. Messages name the closest valid choice.
  */
-import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { closestMatch, suggestion } from '../diagnostics/closest-match.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt } from '../diagnostics/diagnostic.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { quoted } from '../diagnostics/quoted.js';
 import type { SopModel } from '../model/sop-model.js';
 
-export function checkReferences(model: SopModel): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkReferences(model: SopModel, sink: DiagnosticSink): void {
   const file = model.file;
   const nodeIds = model.nodes.map((n) => n.id);
   const isNode = new Set(nodeIds);
+  const nodeIdsLike = suggester(nodeIds);
 
   if (!isNode.has(model.entryNode)) {
-    out.push(
+    sink.push(
       diagnosticAt(
         file,
         'SOP030',
         model.entryNodeSpan,
-        `Entry node \`${model.entryNode}\` is not a node of the flowchart.`,
-        `${suggestion(model.entryNode, nodeIds, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`,
+        `Entry node ${quoted(model.entryNode)} is not a node of the flowchart.`,
+        `${nodeIdsLike.suggestion(model.entryNode, 'node id')} Set \`entry_node\` to the node where every conversation starts (default \`START\`).`,
       ),
     );
   }
   for (const hub of model.hubs) {
     if (!isNode.has(hub.id)) {
-      out.push(
-        diagnosticAt(file, 'SOP031', hub.span, `Hub \`${hub.id}\` is not a node of the flowchart.`, suggestion(hub.id, nodeIds, 'node id')),
+      sink.push(
+        diagnosticAt(
+          file,
+          'SOP031',
+          hub.span,
+          `Hub ${quoted(hub.id)} is not a node of the flowchart.`,
+          nodeIdsLike.suggestion(hub.id, 'node id'),
+        ),
       );
     }
   }
 
-  out.push(...likelyTypos(model));
+  likelyTypos(model, sink);
 
   const firstPrompt = new Map<string, SopModel['prompts'][number]>();
   for (const prompt of model.prompts) {
     if (!isNode.has(prompt.nodeId)) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP020',
           prompt.span,
-          `Node prompt \`${prompt.nodeId}\` does not match any node of the flowchart.`,
-          suggestion(prompt.nodeId, nodeIds, 'node id'),
+          `Node prompt ${quoted(prompt.nodeId)} does not match any node of the flowchart.`,
+          nodeIdsLike.suggestion(prompt.nodeId, 'node id'),
         ),
       );
       continue;
     }
     const first = firstPrompt.get(prompt.nodeId);
     if (first) {
-      out.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP021',
           prompt.span,
-          `Node \`${prompt.nodeId}\` already has a prompt section (at line ${first.span.start.line}).`,
-          'Merge the two sections into one.',
+          `Node ${quoted(prompt.nodeId)} already has a prompt section (at line ${first.span.start.line}).`,
         ),
       );
     } else firstPrompt.set(prompt.nodeId, prompt);
@@ -64,18 +71,19 @@ export function checkReferences(model: SopModel): Diagnostic[] {
 
   const declared = model.tools.map((t) => t.name);
   const isDeclared = new Set(declared);
+  const declaredLike = suggester(declared);
   const used = new Set<string>();
   for (const prompt of model.prompts) {
     for (const tool of prompt.tools) {
       used.add(tool.name);
       if (!isDeclared.has(tool.name)) {
-        out.push(
+        sink.push(
           diagnosticAt(
             file,
             'SOP040',
             tool.span,
-            `Node \`${prompt.nodeId}\` names tool \`${tool.name}\`, which is not in frontmatter \`tools\`.`,
-            `${suggestion(tool.name, declared, 'tool')} Otherwise add \`${tool.name}\` to frontmatter \`tools\`.`,
+            `Node ${quoted(prompt.nodeId)} names tool ${quoted(tool.name)}, which is not in frontmatter \`tools\`.`,
+            `${declaredLike.suggestion(tool.name, 'tool')} Otherwise add ${quoted(tool.name)} to frontmatter \`tools\`.`,
           ),
         );
       }
@@ -83,18 +91,9 @@ export function checkReferences(model: SopModel): Diagnostic[] {
   }
   for (const tool of model.tools) {
     if (!used.has(tool.name)) {
-      out.push(
-        diagnosticAt(
-          file,
-          'SOP045',
-          tool.span,
-          `Tool \`${tool.name}\` is declared but no node uses it.`,
-          'Name it in the `tools` of the node(s) where the agent may call it, or remove it.',
-        ),
-      );
+      sink.push(diagnosticAt(file, 'SOP045', tool.span, `Tool ${quoted(tool.name)} is declared but no node uses it.`));
     }
   }
-  return out;
 }
 
 /**
@@ -103,8 +102,7 @@ export function checkReferences(model: SopModel): Diagnostic[] {
  * an event `GOTO.*` is a wildcard that matches every move, and `__proto__` is not an own property in an object
  * literal. Mermaid accepts all of these ids.
  */
-export function checkNodeIds(model: SopModel): Diagnostic[] {
-  const out: Diagnostic[] = [];
+export function checkNodeIds(model: SopModel, sink: DiagnosticSink): void {
   for (const node of model.nodes) {
     const reason =
       node.id === '__proto__'
@@ -115,18 +113,9 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
             ? "contains `.`, `#` or `\\`: the generated XState machine uses node ids as state keys, where `.` separates a nested state's path (`matches('a.b')` means state `b` inside `a`), `#` starts a state id and `\\` escapes"
             : null;
     if (reason) {
-      out.push(
-        diagnosticAt(
-          model.file,
-          'SOP034',
-          node.span,
-          `Node id \`${node.id}\` ${reason}.`,
-          'Use letters, digits and underscores, e.g. `CHECK_ORDER`.',
-        ),
-      );
+      sink.push(diagnosticAt(model.file, 'SOP034', node.span, `Node id ${quoted(node.id)} ${reason}.`));
     }
   }
-  return out;
 }
 
 /**
@@ -134,23 +123,21 @@ export function checkNodeIds(model: SopModel): Diagnostic[] {
  * terminal node. A node that is never declared with a shape or label and whose id is one typo away from a
  * declared node is almost always that mistake: say so at the reference.
  */
-function likelyTypos(model: SopModel): Diagnostic[] {
-  const declared = model.nodes.filter((n) => n.declared).map((n) => n.id);
-  const out: Diagnostic[] = [];
+function likelyTypos(model: SopModel, sink: DiagnosticSink): void {
+  const declared = suggester(model.nodes.filter((n) => n.declared).map((n) => n.id));
   for (const node of model.nodes) {
     if (node.declared) continue;
-    const match = closestMatch(node.id, declared);
+    const match = declared.closest(node.id);
     if (match) {
-      out.push(
+      sink.push(
         diagnosticAt(
           model.file,
           'SOP046',
           node.span,
-          `Node \`${node.id}\` is never declared with a label; it looks like a misspelling of \`${match}\`.`,
-          `Did you mean \`${match}\`? If \`${node.id}\` is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
+          `Node ${quoted(node.id)} is never declared with a label; it looks like a misspelling of \`${match}\`.`,
+          `Did you mean \`${match}\`? If ${quoted(node.id)} is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
         ),
       );
     }
   }
-  return out;
 }

@@ -1,51 +1,246 @@
 /**
- * The catalog of SOP diagnostics. Codes are stable: tools and CI annotations key on them, so a code is never
- * reused for another meaning. Each entry has one line of doc (its `title`) and a default severity.
- * Internal generator bugs are not in here: they are `InternalError`s and exit the CLI with code 2.
+ * The registry of SOP diagnostics: per code its default severity, a one-line title, the remediation given when the
+ * finding site has no more specific one (sites that can name the fix, such as the closest node id, say so in their
+ * own remediation), and the section of `docs/sop-format.md` that states the rule. The README's table is generated
+ * from it (`npm run docs:diagnostics`; a test checks it is current).
+ *
+ * Codes are stable: tools and CI annotations key on them, so a code is never renumbered or reused for another
+ * meaning. Ranges: SOP00x frontmatter, SOP01x sections and the flowchart, SOP02x node prompts, SOP03x graph
+ * consistency, SOP04x graph quality, SOP09x the compiler itself (its limits, its own failures).
  */
 import type { Severity } from './diagnostic.js';
 
+/** Sections of `docs/sop-format.md` (their GitHub anchors); a test checks each one exists. */
+export type DocsSection = 'frontmatter' | 'sections' | 'the-flowchart' | 'node-prompts' | 'diagnostics' | 'compiler-limits';
+
 export interface CodeInfo {
   readonly severity: Severity;
+  /** One line: what is wrong. */
   readonly title: string;
+  /** What to change, in general; a diagnostic may carry a more specific remediation built where it is found. */
+  readonly remediation: string;
+  readonly docs: DocsSection;
 }
 
 export const DIAGNOSTIC_CODES = {
   // Frontmatter
-  SOP001: { severity: 'error', title: 'The file has no YAML frontmatter block.' },
-  SOP002: { severity: 'error', title: 'The frontmatter is not valid YAML.' },
-  SOP003: { severity: 'error', title: 'A frontmatter key is missing or has the wrong type.' },
-  SOP004: { severity: 'warning', title: 'Unknown frontmatter key.' },
+  SOP001: {
+    severity: 'error',
+    title: 'The file has no YAML frontmatter block.',
+    remediation: 'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.',
+    docs: 'frontmatter',
+  },
+  SOP002: {
+    severity: 'error',
+    title: 'The frontmatter is not valid YAML (a syntax error, an unresolved or recursive alias), or is never closed.',
+    remediation: 'Fix the YAML at the position shown; quote values that contain `:` or `#`, and close the block with `---`.',
+    docs: 'frontmatter',
+  },
+  SOP003: {
+    severity: 'error',
+    title: 'A frontmatter key is missing or has the wrong type.',
+    remediation: 'Give the key the type the format asks for (see the frontmatter table of docs/sop-format.md).',
+    docs: 'frontmatter',
+  },
+  SOP004: {
+    severity: 'warning',
+    title: 'Unknown frontmatter key.',
+    remediation: 'Remove the key or correct its spelling; the message names the closest known key.',
+    docs: 'frontmatter',
+  },
   // Sections and the flowchart
-  SOP010: { severity: 'error', title: 'No `## SOP Flowchart` section.' },
-  SOP011: { severity: 'error', title: 'No ```mermaid block under `## SOP Flowchart`.' },
-  SOP012: { severity: 'error', title: 'Mermaid flowchart syntax error.' },
-  SOP013: { severity: 'warning', title: 'A `%%` comment shares a line with a statement; Mermaid renderers reject it.' },
-  SOP014: { severity: 'error', title: 'Mermaid syntax this compiler does not support yet.' },
-  SOP015: { severity: 'warning', title: 'A node is declared twice with different shapes or labels.' },
-  SOP016: { severity: 'error', title: 'No `## Node Prompts` section.' },
-  SOP017: { severity: 'error', title: 'An edge starts or ends at a subgraph or another edge, not at a node.' },
-  SOP018: { severity: 'warning', title: 'Mermaid 11 reads this syntax but cannot draw it.' },
-  SOP019: { severity: 'warning', title: "Unknown key in a node's `@{ … }` shape data; Mermaid ignores it." },
+  SOP010: {
+    severity: 'error',
+    title: 'No `## SOP Flowchart` section.',
+    remediation: 'Add a `## SOP Flowchart` section with a fenced `mermaid` block holding a `flowchart TD`.',
+    docs: 'sections',
+  },
+  SOP011: {
+    severity: 'error',
+    title: 'No fenced `mermaid` block under `## SOP Flowchart`.',
+    remediation: 'Put the flowchart in a fenced block whose info string is `mermaid`.',
+    docs: 'the-flowchart',
+  },
+  SOP012: {
+    severity: 'error',
+    title: 'Mermaid flowchart syntax error.',
+    remediation: 'Correct the flowchart at the token shown; Mermaid would refuse to draw it too.',
+    docs: 'the-flowchart',
+  },
+  SOP013: {
+    severity: 'warning',
+    title: 'A `%%` comment shares a line with a statement; Mermaid renderers reject it.',
+    remediation: 'Move the comment to a line of its own.',
+    docs: 'the-flowchart',
+  },
+  SOP014: {
+    severity: 'error',
+    title: 'Mermaid syntax this compiler does not support yet (`flowchart-elk`, the direction `BR`).',
+    remediation: 'Write the statement with the supported syntax listed in docs/sop-format.md.',
+    docs: 'the-flowchart',
+  },
+  SOP015: {
+    severity: 'warning',
+    title: 'A node is declared twice with different shapes or labels.',
+    remediation: 'Declare each node once with its shape and label, and refer to it by id elsewhere.',
+    docs: 'the-flowchart',
+  },
+  SOP016: {
+    severity: 'warning',
+    title: 'No `## Node Prompts` section: the nodes have no prompts.',
+    remediation: 'Add `## Node Prompts` after the flowchart, with one `### NODE_ID` subsection per node that needs instructions.',
+    docs: 'sections',
+  },
+  SOP017: {
+    severity: 'error',
+    title: 'An edge starts or ends at a subgraph or another edge, not at a node.',
+    remediation:
+      'Point the edge at the node inside the subgraph where the conversation goes next; a subgraph only groups nodes, and an edge id only names an edge.',
+    docs: 'the-flowchart',
+  },
+  SOP018: {
+    severity: 'warning',
+    title: 'Mermaid 11 reads this syntax but cannot draw it.',
+    remediation: 'Use a shape or label Mermaid draws (the message names it), so the diagram the agent and people see matches the graph.',
+    docs: 'the-flowchart',
+  },
+  SOP019: {
+    severity: 'warning',
+    title: "Unknown key in a node's `@{ … }` shape data; Mermaid ignores it.",
+    remediation: 'Remove the key or correct its spelling; the message names the closest key Mermaid knows.',
+    docs: 'the-flowchart',
+  },
   // Node prompts
-  SOP020: { severity: 'error', title: 'A node prompt names a node that is not in the flowchart.' },
-  SOP021: { severity: 'error', title: 'The same node has two prompt sections.' },
-  SOP022: { severity: 'error', title: 'A node prompt yaml block is not YAML or has keys of the wrong type.' },
-  SOP023: { severity: 'warning', title: 'Unknown key in a node prompt yaml block.' },
-  SOP024: { severity: 'error', title: 'Both node-prompt forms (`### NODE_ID` and a `node_prompts:` map) in one file.' },
+  SOP020: {
+    severity: 'error',
+    title: 'A node prompt names a node that is not in the flowchart.',
+    remediation: 'Use the id of a flowchart node (the message names the closest one), or add the node to the flowchart.',
+    docs: 'node-prompts',
+  },
+  SOP021: {
+    severity: 'error',
+    title: 'The same node has two prompt sections.',
+    remediation: 'Merge the two sections into one.',
+    docs: 'node-prompts',
+  },
+  SOP022: {
+    severity: 'error',
+    title: 'A node prompt yaml block is not valid YAML or has keys of the wrong type.',
+    remediation: 'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.',
+    docs: 'node-prompts',
+  },
+  SOP023: {
+    severity: 'warning',
+    title: 'Unknown key in a node prompt yaml block.',
+    remediation: 'Remove the key or correct its spelling; the message names the closest known key.',
+    docs: 'node-prompts',
+  },
+  SOP024: {
+    severity: 'error',
+    title: 'Both node-prompt forms (`### NODE_ID` and a `node_prompts:` map) in one file.',
+    remediation: 'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.',
+    docs: 'node-prompts',
+  },
+  SOP025: {
+    severity: 'warning',
+    title: 'The node-prompt section holds no prompts: the nodes have no prompts.',
+    remediation:
+      'Write one `### NODE_ID` subsection per node that needs instructions, or a fenced `yaml` block with a `node_prompts:` map.',
+    docs: 'node-prompts',
+  },
   // Graph consistency
-  SOP030: { severity: 'error', title: '`entry_node` is not a node of the flowchart.' },
-  SOP031: { severity: 'error', title: 'A `hubs` entry is not a node of the flowchart.' },
-  SOP032: { severity: 'error', title: 'Two SOP files declare the same `agent`.' },
-  SOP033: { severity: 'error', title: 'Two agents map to the same exported TypeScript name.' },
-  SOP034: { severity: 'error', title: 'A node id cannot name a state of the generated machine.' },
-  SOP040: { severity: 'warning', title: "A node's `tools` names a tool missing from frontmatter `tools`." },
-  SOP041: { severity: 'warning', title: 'A node is not reachable from the entry node.' },
-  SOP042: { severity: 'warning', title: 'A non-terminal node from which no terminal node can be reached.' },
-  SOP043: { severity: 'warning', title: 'A decision node with fewer than two outgoing edges.' },
-  SOP044: { severity: 'warning', title: 'A decision node with an unlabelled outgoing edge.' },
-  SOP046: { severity: 'warning', title: 'A node only ever appears as a bare id and looks like a typo of another node.' },
-  SOP045: { severity: 'info', title: 'A frontmatter tool that no node uses.' },
+  SOP030: {
+    severity: 'error',
+    title: '`entry_node` is not a node of the flowchart.',
+    remediation: 'Set `entry_node` to the node where every conversation starts (default `START`).',
+    docs: 'frontmatter',
+  },
+  SOP031: {
+    severity: 'error',
+    title: 'A `hubs` entry is not a node of the flowchart.',
+    remediation: 'List only flowchart node ids in `hubs`; the message names the closest one.',
+    docs: 'frontmatter',
+  },
+  SOP032: {
+    severity: 'error',
+    title: 'Two SOP files declare the same `agent`.',
+    remediation: 'Give each SOP file its own `agent` name.',
+    docs: 'frontmatter',
+  },
+  SOP033: {
+    severity: 'error',
+    title: 'Two agents map to the same exported TypeScript name.',
+    remediation: 'Rename one of the agents so their names differ in more than underscores.',
+    docs: 'frontmatter',
+  },
+  SOP034: {
+    severity: 'error',
+    title: 'A node id cannot name a state of the generated machine.',
+    remediation: 'Use letters, digits and underscores, e.g. `CHECK_ORDER`.',
+    docs: 'the-flowchart',
+  },
+  // Graph quality
+  SOP040: {
+    severity: 'warning',
+    title: "A node's `tools` names a tool missing from frontmatter `tools`.",
+    remediation: 'Add the tool to frontmatter `tools`, or correct its name (the message names the closest declared tool).',
+    docs: 'node-prompts',
+  },
+  SOP041: {
+    severity: 'warning',
+    title: 'A node is not reachable from the entry node.',
+    remediation: 'Add an edge into the node (check the edges meant to lead there for a misspelt id), or remove it.',
+    docs: 'the-flowchart',
+  },
+  SOP042: {
+    severity: 'warning',
+    title: 'A non-terminal node from which no terminal node can be reached.',
+    remediation: 'Add an edge from the node (or from the loop it is in) to an end node.',
+    docs: 'the-flowchart',
+  },
+  SOP043: {
+    severity: 'warning',
+    title: 'A decision node with fewer than two outgoing edges.',
+    remediation: 'Give a decision at least two labelled branches (`-->|yes|`, `-->|no|`), or make it a rectangle `[...]`.',
+    docs: 'the-flowchart',
+  },
+  SOP044: {
+    severity: 'warning',
+    title: 'A decision node with an unlabelled outgoing edge.',
+    remediation: 'Label the edge with the condition under which the agent takes it, e.g. `-->|yes|`.',
+    docs: 'the-flowchart',
+  },
+  SOP045: {
+    severity: 'info',
+    title: 'A frontmatter tool that no node uses.',
+    remediation: 'Name it in the `tools` of the node(s) where the agent may call it, or remove it.',
+    docs: 'node-prompts',
+  },
+  SOP046: {
+    severity: 'warning',
+    title: 'A node only ever appears as a bare id and looks like a typo of another node.',
+    remediation: 'Correct the id to the node meant (the message names it), or declare the node with a label `ID[...]`.',
+    docs: 'the-flowchart',
+  },
+  // The compiler itself
+  SOP090: {
+    severity: 'error',
+    title: 'The compiler failed on this file (a bug in sop-toolkit, not in the SOP).',
+    remediation: 'Please report it with the file; the other files were compiled, and this one kept its last good output.',
+    docs: 'diagnostics',
+  },
+  SOP091: {
+    severity: 'info',
+    title: 'More diagnostics in this file than are shown.',
+    remediation: 'Fix the problems shown and build again to see the rest.',
+    docs: 'diagnostics',
+  },
+  SOP092: {
+    severity: 'error',
+    title: "The file exceeds a limit of the compiler (its size, a YAML block's size, nesting or alias expansion, the flowchart's size).",
+    remediation: 'Split or simplify the part shown; the limits are listed in docs/sop-format.md.',
+    docs: 'compiler-limits',
+  },
 } as const satisfies Record<string, CodeInfo>;
 
 export type DiagnosticCode = keyof typeof DIAGNOSTIC_CODES;

@@ -11,7 +11,13 @@ export type { Severity, SourcePosition, SourceSpan } from '../../contract/diagno
 /** A diagnostic of this compiler: the contract's shape, with a code from the registry. */
 export type Diagnostic = AnyDiagnostic<DiagnosticCode>;
 
-/** Builds a diagnostic at a span, defaulting severity from the code catalog. */
+/** Longest message or remediation kept: a message quoting a megabyte of the file must not become a megabyte. */
+const MAX_TEXT = 1_000;
+
+/**
+ * Builds a diagnostic at a span, defaulting severity and remediation from the registry, so every diagnostic says
+ * what to change even where the finding site has nothing more specific to say.
+ */
 export function diagnosticAt(
   file: string,
   code: DiagnosticCode,
@@ -25,13 +31,17 @@ export function diagnosticAt(
   return {
     code,
     severity: severity ?? defaultSeverity(code),
-    message,
+    message: bounded(message),
     file,
     line: start.line,
     column: start.column,
     ...(end ? { endLine: end.line, endColumn: end.column } : {}),
-    ...(remediation ? { remediation } : {}),
+    remediation: bounded(remediation ?? DIAGNOSTIC_CODES[code].remediation),
   };
+}
+
+function bounded(text: string): string {
+  return text.length <= MAX_TEXT ? text : `${text.slice(0, MAX_TEXT - 1)}…`;
 }
 
 export function defaultSeverity(code: DiagnosticCode): Severity {
@@ -48,4 +58,13 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
     a.column - b.column ||
     (a.code < b.code ? -1 : a.code > b.code ? 1 : 0)
   );
+}
+
+/**
+ * The diagnostic for a compiler bug met while compiling one file (SOP090): the file fails, the others still build.
+ * It names the error, not its stack: the author needs to know it is not their mistake, the report needs the file.
+ */
+export function internalErrorDiagnostic(file: string, error: unknown): Diagnostic {
+  const what = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return diagnosticAt(file, 'SOP090', { line: 1, column: 1 }, `The compiler failed on this file: ${what}`);
 }

@@ -6,11 +6,18 @@ import type { GraphFacts, SopModel } from './sop-model.js';
 
 export function deriveGraphFacts(model: Pick<SopModel, 'nodes' | 'edges'>): GraphFacts {
   const successors = new Map<string, string[]>();
-  for (const node of model.nodes) successors.set(node.id, []);
+  const unique = new Map<string, Set<string>>();
+  for (const node of model.nodes) {
+    successors.set(node.id, []);
+    unique.set(node.id, new Set());
+  }
   for (const edge of model.edges) {
-    const list = successors.get(edge.from);
     // An edge's endpoints are always nodes (the model adds referenced ids); keep successors unique.
-    if (list && !list.includes(edge.to)) list.push(edge.to);
+    const seen = unique.get(edge.from);
+    if (seen && !seen.has(edge.to)) {
+      seen.add(edge.to);
+      successors.get(edge.from)!.push(edge.to);
+    }
   }
   return {
     decisionNodes: model.nodes.filter((n) => n.type === 'rhombus').map((n) => n.id),

@@ -4,8 +4,10 @@
  * silently. Returns the typed frontmatter, or null when it has errors.
  */
 import { z } from 'zod';
-import { diagnosticAt, type Diagnostic } from '../diagnostics/diagnostic.js';
-import { suggestion } from '../diagnostics/closest-match.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt } from '../diagnostics/diagnostic.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { quoted } from '../diagnostics/quoted.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
 
@@ -46,45 +48,40 @@ const KNOWN_KEYS = Object.keys(frontmatterSchema.shape);
 export interface FrontmatterResult {
   readonly frontmatter: Frontmatter | null;
   readonly yaml: YamlBlock | null;
-  readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseFrontmatter(file: string, block: FrontmatterBlock | null): FrontmatterResult {
+export function parseFrontmatter(file: string, block: FrontmatterBlock | null, sink: DiagnosticSink): FrontmatterResult {
   if (!block) {
-    return {
-      frontmatter: null,
-      yaml: null,
-      diagnostics: [
-        diagnosticAt(
-          file,
-          'SOP001',
-          { line: 1, column: 1 },
-          'The file has no YAML frontmatter.',
-          'Start the file with a `---` line, the keys `agent`, `version` and `tools`, and a closing `---` line.',
-        ),
-      ],
-    };
+    sink.push(diagnosticAt(file, 'SOP001', { line: 1, column: 1 }, 'The file has no YAML frontmatter.'));
+    return { frontmatter: null, yaml: null };
   }
-  const diagnostics: Diagnostic[] = [];
   if (block.closingLine === null) {
-    diagnostics.push(
+    sink.push(
       diagnosticAt(
         file,
         'SOP002',
         { line: 1, column: 1 },
         'The frontmatter is never closed.',
-        'Add a line `---` after the last frontmatter key.',
+        block.bodyLine === null
+          ? 'Add a line `---` after the last frontmatter key.'
+          : `Add a line \`---\` after the last frontmatter key (before line ${block.bodyLine}, the first heading).`,
       ),
     );
-    return { frontmatter: null, yaml: null, diagnostics };
+    return { frontmatter: null, yaml: null };
   }
   const { block: yaml, problems } = parseYamlBlock(block.yaml, block.firstLine);
-  for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP002', p.span, `Frontmatter is not valid YAML: ${p.message}`));
-  if (problems.length > 0) return { frontmatter: null, yaml, diagnostics };
+  for (const p of problems) {
+    sink.push(
+      p.kind === 'limit'
+        ? diagnosticAt(file, 'SOP092', p.span, `Frontmatter: ${p.message}`)
+        : diagnosticAt(file, 'SOP002', p.span, `Frontmatter is not valid YAML: ${p.message}`),
+    );
+  }
+  if (problems.length > 0) return { frontmatter: null, yaml };
 
   const value = yaml.value;
   if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-    diagnostics.push(
+    sink.push(
       diagnosticAt(
         file,
         'SOP003',
@@ -93,17 +90,18 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
         'Write `agent: my_agent`, `version: "1.0"` and `tools: []` between the `---` lines.',
       ),
     );
-    return { frontmatter: null, yaml, diagnostics };
+    return { frontmatter: null, yaml };
   }
+  const keys = suggester(KNOWN_KEYS);
   for (const key of Object.keys(value)) {
     if (!KNOWN_KEYS.includes(key)) {
-      diagnostics.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP004',
           yaml.spanOf([key], { key: true }),
-          `Unknown frontmatter key \`${key}\`.`,
-          suggestion(key, KNOWN_KEYS, 'key'),
+          `Unknown frontmatter key ${quoted(key)}.`,
+          keys.suggestion(key, 'key'),
         ),
       );
     }
@@ -114,7 +112,7 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
       const missing = issue.code === 'invalid_type' && getIn(value, path) === undefined;
       const where = path.join('.') || '(root)';
-      diagnostics.push(
+      sink.push(
         diagnosticAt(
           file,
           'SOP003',
@@ -124,9 +122,14 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null): 
         ),
       );
     }
-    return { frontmatter: null, yaml, diagnostics };
+    return { frontmatter: null, yaml };
   }
-  return { frontmatter: parsed.data, yaml, diagnostics };
+  // A number keeps the author's text: `version: 1.10` is "1.10", not "1.1".
+  const version =
+    typeof (value as { version?: unknown }).version === 'number'
+      ? (yaml.plainSourceOf(['version']) ?? parsed.data.version)
+      : parsed.data.version;
+  return { frontmatter: { ...parsed.data, version }, yaml };
 }
 
 function getIn(value: unknown, path: readonly (string | number)[]): unknown {

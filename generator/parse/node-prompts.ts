@@ -3,17 +3,19 @@
  *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples) and the
  *    prompt text after it, kept as written and trimmed;
  *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, prompt}.
- * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file.
- * Whether the ids are nodes of the graph is the checker's business, not this stage's.
+ * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file. A section
+ * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
 import { z } from 'zod';
-import type { Code, RootContent } from 'mdast';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
-import { suggestion } from '../diagnostics/closest-match.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { quoted } from '../diagnostics/quoted.js';
 import type { SopExample } from '../../contract/compiled-sop.js';
-import { codeContentStart, endOffset, headingText, spanOfNode, startOffset, type MarkdownSection } from './markdown-sections.js';
+import type { CodeBlock, MarkdownBlock } from './markdown/block.js';
+import { codeContentStart, headingText, spanOf, type MarkdownSection } from './markdown-sections.js';
 import type { SourceText } from './source-text.js';
-import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
+import { parseYamlBlock, type YamlBlock, type YamlProblem } from './yaml-block.js';
 
 export interface ParsedPrompt {
   readonly nodeId: string;
@@ -26,7 +28,6 @@ export interface ParsedPrompt {
 export interface NodePromptsResult {
   readonly form: 'headings' | 'yaml-map' | 'none';
   readonly prompts: readonly ParsedPrompt[];
-  readonly diagnostics: readonly Diagnostic[];
 }
 
 const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
@@ -39,77 +40,97 @@ const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() })
 const HEADING_KEYS = Object.keys(metaShape);
 const MAP_KEYS = [...HEADING_KEYS, 'prompt'];
 
-export function parseNodePrompts(source: SourceText, section: MarkdownSection): NodePromptsResult {
-  const hasHeadings = section.children.some((c) => c.type === 'heading' && c.depth === 3);
-  const mapBlock = section.children.find((c): c is Code => c.type === 'code' && c.lang === 'yaml' && /^\s*node_prompts\s*:/m.test(c.value));
+export function parseNodePrompts(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
+  const hasHeadings = section.children.some((c) => c.kind === 'heading' && c.depth === 3);
+  const mapBlock = section.children.find((c): c is CodeBlock => c.kind === 'code' && c.lang === 'yaml' && hasNodePromptsKey(c.value));
   if (hasHeadings && mapBlock) {
-    return {
-      form: 'headings',
-      prompts: [],
-      diagnostics: [
-        diagnosticAt(
-          source.file,
-          'SOP024',
-          spanOfNode(mapBlock),
-          'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
-          'Use one form: move each entry of `node_prompts:` under its own `### NODE_ID` heading, or the reverse.',
-        ),
-      ],
-    };
+    sink.push(
+      diagnosticAt(
+        source.file,
+        'SOP024',
+        spanOf(mapBlock),
+        'This file mixes `### NODE_ID` prompt sections with a `node_prompts:` yaml map.',
+      ),
+    );
+    return { form: 'headings', prompts: [] };
   }
-  if (hasHeadings) return fromHeadings(source, section);
-  if (mapBlock) return fromYamlMap(source, mapBlock);
-  return { form: 'none', prompts: [], diagnostics: [] };
+  if (hasHeadings) return fromHeadings(source, section, sink);
+  if (mapBlock) return fromYamlMap(source, mapBlock, sink);
+  sink.push(
+    diagnosticAt(
+      source.file,
+      'SOP025',
+      section.headingSpan,
+      `The ${quoted(`## ${section.heading}`)} section holds no \`### NODE_ID\` prompts and no \`node_prompts:\` yaml block, so the nodes have no prompts.`,
+    ),
+  );
+  return { form: 'none', prompts: [] };
 }
 
-function fromHeadings(source: SourceText, section: MarkdownSection): NodePromptsResult {
+function fromHeadings(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
   const prompts: ParsedPrompt[] = [];
-  const diagnostics: Diagnostic[] = [];
   const children = section.children;
   for (let i = 0; i < children.length; i++) {
     const heading = children[i]!;
-    if (heading.type !== 'heading' || heading.depth !== 3) continue;
+    if (heading.kind !== 'heading' || heading.depth !== 3) continue;
     let j = i + 1;
-    while (j < children.length && !(children[j]!.type === 'heading' && (children[j] as { depth: number }).depth <= 3)) j++;
-    const body: RootContent[] = children.slice(i + 1, j);
-    const end = j < children.length ? startOffset(source, children[j]!) : section.end;
-    const first = body[0];
-    let textStart = endOffset(source, heading);
+    while (j < children.length && !isPromptBoundary(children[j]!)) j++;
+    const end = j < children.length ? children[j]!.start.offset : section.end;
+    const first = j > i + 1 ? children[i + 1] : undefined;
+    let textStart = heading.end.offset;
     let tools: ParsedPrompt['tools'] = [];
     let examples: readonly SopExample[] = [];
-    if (first?.type === 'code' && first.lang === 'yaml') {
-      textStart = endOffset(source, first);
+    if (first?.kind === 'code' && first.lang === 'yaml') {
+      textStart = first.end.offset;
       const at = codeContentStart(first);
-      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], diagnostics);
+      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink);
       if (meta) ({ tools, examples } = meta);
     }
     prompts.push({
       nodeId: headingText(heading),
-      span: spanOfNode(heading),
+      span: spanOf(heading),
       prompt: source.text.slice(textStart, end).trim(),
       tools,
       examples,
     });
   }
-  return { form: 'headings', prompts, diagnostics };
+  return { form: 'headings', prompts };
 }
 
-function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
-  const diagnostics: Diagnostic[] = [];
+/** A `###` heading (or a higher one) ends a node's prompt; `####` and deeper belong to it. */
+const isPromptBoundary = (block: MarkdownBlock) => block.kind === 'heading' && block.depth <= 3;
+
+/** Whether a yaml block has a top-level-looking `node_prompts:` line (one pass, whatever the block holds). */
+function hasNodePromptsKey(yaml: string): boolean {
+  for (let start = 0; start < yaml.length; ) {
+    const newline = yaml.indexOf('\n', start);
+    const end = newline < 0 ? yaml.length : newline;
+    let i = start;
+    while (i < end && (yaml[i] === ' ' || yaml[i] === '\t')) i++;
+    if (yaml.startsWith('node_prompts', i)) {
+      i += 'node_prompts'.length;
+      while (i < end && (yaml[i] === ' ' || yaml[i] === '\t')) i++;
+      if (yaml[i] === ':') return true;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink): NodePromptsResult {
   const at = codeContentStart(code);
   const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
-  for (const p of problems)
-    diagnostics.push(diagnosticAt(source.file, 'SOP022', p.span, `The node_prompts block is not valid YAML: ${p.message}`));
-  if (problems.length > 0) return { form: 'yaml-map', prompts: [], diagnostics };
+  for (const p of problems) sink.push(yamlProblem(source.file, p, 'The node_prompts block'));
+  if (problems.length > 0) return { form: 'yaml-map', prompts: [] };
   const root = block.value as Record<string, unknown> | null;
   for (const key of Object.keys(root ?? {})) {
     if (key !== 'node_prompts') {
-      diagnostics.push(
+      sink.push(
         diagnosticAt(
           source.file,
           'SOP023',
           block.spanOf([key], { key: true }),
-          `Unknown key \`${key}\` beside \`node_prompts\`.`,
+          `Unknown key ${quoted(key)} beside \`node_prompts\`.`,
           'The block holds a single key, `node_prompts`.',
         ),
       );
@@ -117,7 +138,7 @@ function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
   }
   const map = root?.node_prompts;
   if (map === null || typeof map !== 'object' || Array.isArray(map)) {
-    diagnostics.push(
+    sink.push(
       diagnosticAt(
         source.file,
         'SOP022',
@@ -126,11 +147,11 @@ function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
         'Write `node_prompts:` and, indented below it, one `NODE_ID:` key per node.',
       ),
     );
-    return { form: 'yaml-map', prompts: [], diagnostics };
+    return { form: 'yaml-map', prompts: [] };
   }
   const prompts: ParsedPrompt[] = [];
   for (const [nodeId, entry] of Object.entries(map as Record<string, unknown>)) {
-    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], diagnostics);
+    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], sink);
     prompts.push({
       nodeId,
       span: block.spanOf(['node_prompts', nodeId], { key: true }),
@@ -139,7 +160,14 @@ function fromYamlMap(source: SourceText, code: Code): NodePromptsResult {
       examples: meta?.examples ?? [],
     });
   }
-  return { form: 'yaml-map', prompts, diagnostics };
+  return { form: 'yaml-map', prompts };
+}
+
+/** A YAML problem of a node-prompt block: over a compiler limit (SOP092), or not usable YAML (SOP022). */
+function yamlProblem(file: string, problem: YamlProblem, what: string): Diagnostic {
+  return problem.kind === 'limit'
+    ? diagnosticAt(file, 'SOP092', problem.span, `${what}: ${problem.message}`)
+    : diagnosticAt(file, 'SOP022', problem.span, `${what} is not valid YAML: ${problem.message}`);
 }
 
 interface Meta {
@@ -156,12 +184,12 @@ function readMeta(
   schema: z.ZodType,
   keys: readonly string[],
   path: readonly (string | number)[],
-  diagnostics: Diagnostic[],
+  sink: DiagnosticSink,
 ): Meta | null {
   const { block, problems } = parseYamlBlock(text, line, column);
-  for (const p of problems) diagnostics.push(diagnosticAt(file, 'SOP022', p.span, `The node's yaml block is not valid YAML: ${p.message}`));
+  for (const p of problems) sink.push(yamlProblem(file, p, "The node's yaml block"));
   if (problems.length > 0) return null;
-  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, diagnostics);
+  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, sink);
 }
 
 function readMetaValue(
@@ -171,18 +199,19 @@ function readMetaValue(
   schema: z.ZodType,
   keys: readonly string[],
   path: readonly (string | number)[],
-  diagnostics: Diagnostic[],
+  sink: DiagnosticSink,
 ): Meta | null {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
+    const known = suggester(keys);
     for (const key of Object.keys(value)) {
       if (!keys.includes(key)) {
-        diagnostics.push(
+        sink.push(
           diagnosticAt(
             file,
             'SOP023',
             block.spanOf([...path, key], { key: true }),
-            `Unknown node prompt key \`${key}\`.`,
-            suggestion(key, keys, 'key'),
+            `Unknown node prompt key ${quoted(key)}.`,
+            known.suggestion(key, 'key'),
           ),
         );
       }
@@ -192,14 +221,8 @@ function readMetaValue(
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
-      diagnostics.push(
-        diagnosticAt(
-          file,
-          'SOP022',
-          block.spanOf(at),
-          `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
-          'Use `tools: [tool_a, tool_b]` and `examples:` as a list of `{user: "...", agent: "..."}`.',
-        ),
+      sink.push(
+        diagnosticAt(file, 'SOP022', block.spanOf(at), `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`),
       );
     }
     return null;

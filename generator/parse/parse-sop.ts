@@ -1,12 +1,21 @@
 /**
  * The parse stage for one SOP file: text → frontmatter, sections, the flowchart AST and node prompts, all with
- * positions in the `.md` file, plus the diagnostics found on the way. Pure: no I/O, never throws on bad input.
+ * positions in the `.md` file; the diagnostics found on the way go to a sink. Pure: no I/O, never throws on bad input.
  */
-import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { diagnosticAt, type SourcePosition, type SourceSpan } from '../diagnostics/diagnostic.js';
 import type { BlockSpan, FlowchartAst } from './flowchart/ast.js';
 import { parseFlowchart } from './flowchart/parse-flowchart.js';
 import { parseFrontmatter, type Frontmatter } from './frontmatter.js';
-import { codeContentStart, findSection, parseMarkdownOutline, spanOfNode, type MarkdownSection } from './markdown-sections.js';
+import { LIMITS } from '../limits.js';
+import {
+  codeContentStart,
+  findSection,
+  findSectionStartingWith,
+  parseMarkdownOutline,
+  spanOf,
+  type MarkdownSection,
+} from './markdown-sections.js';
 import { parseNodePrompts, type NodePromptsResult } from './node-prompts.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import { sourceText, type SourceText } from './source-text.js';
@@ -30,35 +39,51 @@ export interface ParsedSop {
   readonly systemPromptSections: readonly MarkdownSection[];
   readonly flowchart: ParsedFlowchart | null;
   readonly prompts: NodePromptsResult;
-  readonly diagnostics: readonly Diagnostic[];
 }
 
-export function parseSop(file: string, raw: string): ParsedSop {
+/** Parses one file; the diagnostics found on the way go to `sink`. */
+export function parseSop(file: string, raw: string, sink: DiagnosticSink): ParsedSop {
   const source = sourceText(file, raw);
-  const diagnostics: Diagnostic[] = [];
   const split = splitFrontmatter(source);
-  const fm = parseFrontmatter(file, split.frontmatter);
-  diagnostics.push(...fm.diagnostics);
+  const fm = parseFrontmatter(file, split.frontmatter, sink);
 
   const outline = parseMarkdownOutline(source, split.body);
-  const promptsSection = findSection(outline, 'Node Prompts');
+  if (outline.stopped) {
+    // The outline covers the text before the limit only: checking it would report what the rest of the file holds.
+    const { at, reason } = outline.stopped;
+    const message =
+      reason === 'blocks'
+        ? `The file holds more than ${LIMITS.markdownBlocks.toLocaleString('en')} headings and code blocks; a SOP may hold at most ${LIMITS.markdownBlocks.toLocaleString('en')} (this is the first one over).`
+        : `Block quotes and list items nest more than ${LIMITS.markdownNesting} deep here; a SOP may nest them at most ${LIMITS.markdownNesting} deep.`;
+    sink.push(diagnosticAt(file, 'SOP092', at, message));
+    return {
+      source,
+      frontmatter: fm.frontmatter,
+      frontmatterYaml: fm.yaml,
+      sections: [],
+      systemPromptSections: [],
+      flowchart: null,
+      prompts: { form: 'none', prompts: [] },
+    };
+  }
+  // Real files name it `## Node Prompts (Solo)` and the like: the first level-2 heading starting so counts.
+  const promptsSection = findSectionStartingWith(outline, 'Node Prompts');
   const promptsIndex = promptsSection ? outline.sections.indexOf(promptsSection) : outline.sections.length;
   const systemPromptSections = outline.sections.slice(0, promptsIndex);
+  // A missing section is a finding about the whole file: it is reported at its first line.
+  const missingAt = { line: 1, column: 1 };
 
-  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), diagnostics);
+  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, sink);
 
-  let prompts: NodePromptsResult = { form: 'none', prompts: [], diagnostics: [] };
-  if (promptsSection) {
-    prompts = parseNodePrompts(source, promptsSection);
-    diagnostics.push(...prompts.diagnostics);
-  } else {
-    diagnostics.push(
+  let prompts: NodePromptsResult = { form: 'none', prompts: [] };
+  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink);
+  else {
+    sink.push(
       diagnosticAt(
         file,
         'SOP016',
-        endOfFile(source),
-        'The file has no `## Node Prompts` section.',
-        'Add `## Node Prompts` after the flowchart, with one `### NODE_ID` subsection per node that needs instructions (it may be empty).',
+        missingAt,
+        'The file has no `## Node Prompts` section, so its nodes have no prompts (each is delivered with its label alone).',
       ),
     );
   }
@@ -70,50 +95,50 @@ export function parseSop(file: string, raw: string): ParsedSop {
     systemPromptSections,
     flowchart,
     prompts,
-    diagnostics,
   };
 }
 
-function readFlowchart(source: SourceText, section: MarkdownSection | undefined, diagnostics: Diagnostic[]): ParsedFlowchart | null {
+function readFlowchart(
+  source: SourceText,
+  section: MarkdownSection | undefined,
+  missingAt: SourcePosition,
+  sink: DiagnosticSink,
+): ParsedFlowchart | null {
   const file = source.file;
   if (!section) {
-    diagnostics.push(
-      diagnosticAt(
-        file,
-        'SOP010',
-        endOfFile(source),
-        'The file has no `## SOP Flowchart` section.',
-        'Add a `## SOP Flowchart` section with a ```mermaid block holding a `flowchart TD`.',
-      ),
-    );
+    sink.push(diagnosticAt(file, 'SOP010', missingAt, 'The file has no `## SOP Flowchart` section.'));
     return null;
   }
-  const code = section.children.find((c) => c.type === 'code' && c.lang === 'mermaid');
-  if (code?.type !== 'code') {
-    diagnostics.push(
+  const code = section.children.find((c) => c.kind === 'code' && c.lang === 'mermaid');
+  if (code?.kind !== 'code') {
+    sink.push(diagnosticAt(file, 'SOP011', section.headingSpan, 'The `## SOP Flowchart` section has no ```mermaid block.'));
+    return null;
+  }
+  if (code.value.length > LIMITS.flowchartCharacters) {
+    const size = code.value.length.toLocaleString('en');
+    sink.push(
       diagnosticAt(
         file,
-        'SOP011',
-        section.headingSpan,
-        'The `## SOP Flowchart` section has no ```mermaid block.',
-        'Put the flowchart in a fenced block whose info string is `mermaid`.',
+        'SOP092',
+        spanOf(code),
+        `The flowchart holds ${size} characters; it may hold at most ${LIMITS.flowchartCharacters.toLocaleString('en')}.`,
       ),
     );
     return null;
   }
   const at = codeContentStart(code);
-  const toFile = (span: BlockSpan): SourceSpan => ({
-    start: { line: span.start.line + at.line - 1, column: span.start.column + at.column - 1 },
-    end: { line: span.end.line + at.line - 1, column: span.end.column + at.column - 1 },
-  });
+  // A block position in the file; never past the block's end (an empty block at the end of the file has no line 1).
+  const last = code.end;
+  const place = (p: { line: number; column: number }): SourcePosition => {
+    const line = p.line + at.line - 1;
+    const column = p.column + at.column - 1;
+    return line > last.line || (line === last.line && column > last.column) ? { line: last.line, column: last.column } : { line, column };
+  };
+  const toFile = (span: BlockSpan): SourceSpan => ({ start: place(span.start), end: place(span.end) });
   const result = parseFlowchart(code.value, at);
   for (const problem of result.problems) {
-    diagnostics.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
+    sink.push(diagnosticAt(file, problem.code, toFile(problem.span), problem.message, problem.remediation));
   }
   if (!result.ast) return null;
-  return { source: code.value, span: spanOfNode(code), ast: result.ast, toFile };
-}
-
-function endOfFile(source: SourceText): { line: number; column: number } {
-  return { line: Math.max(1, source.lineStarts.length), column: 1 };
+  return { source: code.value, span: spanOf(code), ast: result.ast, toFile };
 }

@@ -1,25 +1,47 @@
 /**
- * Parses an embedded YAML block (the frontmatter, a node's ```yaml block, the `node_prompts:` map) with the
- * `yaml` package, keeping positions: every node can be mapped back to a span in the `.md` file. Syntax errors
- * become values (`YamlProblem`), never exceptions.
+ * Parses an embedded YAML block (the frontmatter, a node's ```yaml block, the `node_prompts:` map) with the `yaml`
+ * package, keeping positions: every node can be mapped back to a span in the `.md` file. Problems are values
+ * (`YamlProblem`), never exceptions; the cost is linear in the block's size whatever it holds:
+ *  - a block over `LIMITS.yamlCharacters` or nested deeper than `LIMITS.yamlDepth` is refused before it is composed
+ *    (see `yaml/nesting.ts`);
+ *  - duplicate keys are found by `yaml-to-plain.ts` (the package's own `uniqueKeys` check is quadratic);
+ *  - aliases are resolved and bounded there too (the package resolves each alias by a scan of the document).
  */
-import { isMap, isScalar, LineCounter, parseDocument, type Document, type Node as YamlNode } from 'yaml';
+import {
+  Composer,
+  type CST,
+  type Document,
+  isMap,
+  isScalar,
+  LineCounter,
+  Parser,
+  type Node as YamlNode,
+  type Pair,
+  YAMLParseError,
+} from 'yaml';
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
+import { LIMITS } from '../limits.js';
+import { cstDepth, lexicalTooDeep } from './yaml/nesting.js';
+import { yamlToPlain } from './yaml/yaml-to-plain.js';
 
 export interface YamlBlock {
-  readonly doc: Document.Parsed;
-  /** Plain JS value of the document (null when empty). */
+  /** Plain data of the document (null when empty or when it has problems). */
   readonly value: unknown;
   /** Span in the `.md` file of the node at `path` (a key's value, or the key itself with `key: true`). */
   spanOf(path: readonly (string | number)[], options?: { key?: boolean }): SourceSpan;
-  /** Span of a YAML node. */
-  spanOfNode(node: YamlNode | null | undefined): SourceSpan;
+  /** The text of the plain scalar at `path` as written (`1.10`, not the number 1.1); undefined for anything else. */
+  plainSourceOf(path: readonly (string | number)[]): string | undefined;
 }
 
 export interface YamlProblem {
+  /** `limit`: the block exceeds one of the compiler's limits (SOP092); `syntax`: it is not usable YAML. */
+  readonly kind: 'syntax' | 'limit';
   readonly message: string;
   readonly span: SourceSpan;
 }
+
+/** Syntax problems of one block reported one by one; the rest are counted in one more. */
+const SYNTAX_PROBLEMS_SHOWN = 20;
 
 /**
  * @param text the block's text
@@ -28,41 +50,142 @@ export interface YamlProblem {
  */
 export function parseYamlBlock(text: string, firstLine: number, column = 1): { block: YamlBlock; problems: readonly YamlProblem[] } {
   const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const toPos = (offset: number) => {
     const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
     return { line: firstLine + p.line - 1, column: column + p.col - 1 };
   };
-  const whole: SourceSpan = { start: toPos(0), end: toPos(text.length) };
-  const spanOfNode = (node: YamlNode | null | undefined): SourceSpan =>
-    node?.range ? { start: toPos(node.range[0]), end: toPos(node.range[1]) } : whole;
+  const spanAt = (start: number, end: number): SourceSpan => ({ start: toPos(start), end: toPos(end) });
+  const refused = (message: string, start: number, end: number) => ({
+    block: emptyBlock(spanAt(0, 0)),
+    problems: [{ kind: 'limit' as const, message, span: spanAt(start, end) }],
+  });
 
-  const spanOf = (path: readonly (string | number)[], options?: { key?: boolean }): SourceSpan => {
-    // Walk as deep as the path exists; report at the deepest node found (a missing key points at its parent).
-    let node: unknown = doc.contents;
-    let best: YamlNode | null = (doc.contents as YamlNode | null) ?? null;
-    for (let i = 0; i < path.length; i++) {
-      const segment = path[i]!;
-      if (isMap(node)) {
-        const pair = node.items.find((item) => isScalar(item.key) && String(item.key.value) === String(segment));
-        if (!pair) break;
-        if (i === path.length - 1 && options?.key && pair.key) return spanOfNode(pair.key as YamlNode);
-        node = pair.value;
-        best = (pair.value as YamlNode | null) ?? (pair.key as YamlNode);
-      } else if (node && typeof node === 'object' && 'items' in node && typeof segment === 'number') {
-        const item = (node as { items: unknown[] }).items[segment];
-        if (!item) break;
-        node = item;
-        best = item as YamlNode;
-      } else break;
+  if (text.length > LIMITS.yamlCharacters) {
+    lineCounter.addNewLine(0);
+    return refused(
+      `This YAML block holds ${text.length.toLocaleString('en')} characters; a block may hold at most ${LIMITS.yamlCharacters.toLocaleString('en')}.`,
+      0,
+      0,
+    );
+  }
+  const lexical = lexicalTooDeep(text, LIMITS.yamlDepth);
+  if (lexical) {
+    // Positions need the line starts, which the parser would have recorded.
+    lineCounter.addNewLine(0);
+    for (let i = text.indexOf('\n'); i >= 0 && i < lexical.offset; i = text.indexOf('\n', i + 1)) lineCounter.addNewLine(i + 1);
+    return refused(`This YAML nests more than ${LIMITS.yamlDepth} levels deep.`, lexical.offset, lexical.offset + 1);
+  }
+  const { tokens, doc } = withoutStackTraces(() => {
+    const cst: CST.Token[] = [...new Parser(lineCounter.addNewLine).parse(text)];
+    return { tokens: cst, doc: cstDepth(cst).depth > LIMITS.yamlDepth ? null : firstDocument(cst, text.length) };
+  });
+  if (doc === null) {
+    const deepest = cstDepth(tokens);
+    return refused(`This YAML nests more than ${LIMITS.yamlDepth} levels deep.`, deepest.offset, deepest.offset + 1);
+  }
+  // The first few syntax problems say what is wrong; a line of stray quotes can make a hundred thousand.
+  const problems: YamlProblem[] = doc.errors.slice(0, SYNTAX_PROBLEMS_SHOWN).map((error) => ({
+    kind: 'syntax',
+    message: error.message.split('\n')[0] ?? error.message,
+    span: spanAt(error.pos[0], error.pos[1]),
+  }));
+  const unshown = doc.errors.length - problems.length;
+  if (unshown > 0) {
+    const last = doc.errors.at(-1)!;
+    const message = `… and ${unshown.toLocaleString('en')} more YAML syntax problems in this block.`;
+    problems.push({ kind: 'syntax', message, span: spanAt(last.pos[0], last.pos[1]) });
+  }
+  let value: unknown = null;
+  if (problems.length === 0) {
+    const plain = yamlToPlain(doc);
+    for (const p of plain.problems) problems.push({ kind: p.kind, message: p.message, span: spanAt(p.start, p.end) });
+    value = plain.value;
+  }
+
+  const whole = spanAt(0, text.length);
+  const spanOfNode = (node: YamlNode | null | undefined): SourceSpan => (node?.range ? spanAt(node.range[0], node.range[1]) : whole);
+  const pairsByKey = new Map<unknown, Map<string, Pair>>();
+  const pairOf = (map: { items: Pair[] }, key: string): Pair | undefined => {
+    let index = pairsByKey.get(map);
+    if (!index) {
+      index = new Map();
+      for (const pair of map.items) {
+        const k = pair.key;
+        if (isScalar(k)) index.set(String((k as { source?: unknown }).source ?? k.value), pair);
+      }
+      pairsByKey.set(map, index);
     }
-    return spanOfNode(best);
+    return index.get(key);
+  };
+  /** The deepest node on `path` that exists (a missing key points at its parent), and the last pair found. */
+  const walk = (path: readonly (string | number)[]): { node: YamlNode | null; pair: Pair | null; complete: boolean } => {
+    let node = (doc.contents as YamlNode | null) ?? null;
+    let pair: Pair | null = null;
+    for (const segment of path) {
+      if (isMap(node)) {
+        const found = pairOf(node, String(segment));
+        if (!found) return { node, pair, complete: false };
+        pair = found;
+        node = (found.value as YamlNode | null) ?? (found.key as YamlNode);
+      } else if (node && 'items' in node && typeof segment === 'number') {
+        const item = (node as { items: unknown[] }).items[segment];
+        if (!item) return { node, pair, complete: false };
+        node = item as YamlNode;
+        pair = null;
+      } else return { node, pair, complete: false };
+    }
+    return { node, pair, complete: true };
   };
 
-  const problems: YamlProblem[] = doc.errors.map((error) => ({
-    message: error.message.split('\n')[0] ?? error.message,
-    span: { start: toPos(error.pos[0]), end: toPos(error.pos[1]) },
-  }));
-  const value = problems.length > 0 ? null : doc.toJS({ maxAliasCount: 100 });
-  return { block: { doc, value, spanOf, spanOfNode }, problems };
+  const block: YamlBlock = {
+    value,
+    spanOf(path, options) {
+      const found = walk(path);
+      if (found.complete && options?.key && found.pair?.key) return spanOfNode(found.pair.key as YamlNode);
+      return spanOfNode(found.node);
+    },
+    plainSourceOf(path) {
+      const found = walk(path);
+      const node = found.node;
+      if (!found.complete || !isScalar(node) || node.type !== 'PLAIN') return undefined;
+      const source = (node as { source?: unknown }).source;
+      return typeof source === 'string' ? source : undefined;
+    },
+  };
+  return { block, problems };
+}
+
+/** Composes the first document of the token stream; a second one is an error, as in `yaml`'s `parseDocument`. */
+function firstDocument(tokens: readonly CST.Token[], length: number): Document.Parsed {
+  let first: Document.Parsed | undefined;
+  for (const doc of new Composer({ uniqueKeys: false }).compose(tokens, true, length)) {
+    if (!first) first = doc;
+    else {
+      const [start = 0, end = start] = doc.range;
+      first.errors.push(
+        new YAMLParseError([start, end], 'MULTIPLE_DOCS', 'The block holds a second YAML document (a `---` line); it may hold one.'),
+      );
+      break;
+    }
+  }
+  return first!;
+}
+
+/**
+ * Runs `parse` with stack traces off. The `yaml` package reports each problem as an `Error`, and capturing its stack
+ * (which nothing here reads) took 8 µs per problem: a 155 KB line of stray quotes, 100,000 problems, 0.8 s. The
+ * previous limit is restored before returning; compiling is synchronous, so nothing else runs meanwhile.
+ */
+function withoutStackTraces<T>(parse: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return parse();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+function emptyBlock(at: SourceSpan): YamlBlock {
+  return { value: null, spanOf: () => at, plainSourceOf: () => undefined };
 }

@@ -25,10 +25,8 @@ export function manifestPath(projectRoot: string, sopsDir: string, outDir: strin
   return join(projectRoot, 'node_modules', '.cache', 'sop-toolkit', `build-${sha(`${sopsDir}\0${outDir}`).slice(0, 16)}.json`);
 }
 
-let cachedFingerprint: string | undefined;
-/** Hash of the generator's own code: a changed compiler invalidates every cached build. */
+/** Hash of the generator's own code: a changed compiler invalidates every cached build. Compute it once per build. */
 export function generatorFingerprint(): string {
-  if (cachedFingerprint) return cachedFingerprint;
   const root = join(dirname(fileURLToPath(import.meta.url)), '..');
   const hash = createHash('sha256');
   const walk = (dir: string) => {
@@ -39,8 +37,7 @@ export function generatorFingerprint(): string {
     }
   };
   walk(root);
-  cachedFingerprint = hash.digest('hex');
-  return cachedFingerprint;
+  return hash.digest('hex');
 }
 
 export function readManifest(path: string): BuildManifest | null {
@@ -67,9 +64,14 @@ export function hashOutputs(outDir: string, paths: readonly string[], written: r
   return out;
 }
 
-/** True when the manifest describes exactly these sources and what is on disk now. */
-export function manifestMatches(manifest: BuildManifest | null, sources: Readonly<Record<string, string>>, outDir: string): boolean {
-  if (!manifest || manifest.fingerprint !== generatorFingerprint()) return false;
+/** True when the manifest describes this compiler (`fingerprint`), exactly these sources, and what is on disk now. */
+export function manifestMatches(
+  manifest: BuildManifest | null,
+  fingerprint: string,
+  sources: Readonly<Record<string, string>>,
+  outDir: string,
+): boolean {
+  if (!manifest || manifest.fingerprint !== fingerprint) return false;
   const a = Object.keys(manifest.sources);
   const b = Object.keys(sources);
   if (a.length !== b.length || b.some((k) => manifest.sources[k] !== sources[k])) return false;

@@ -19,7 +19,7 @@
  *     run is only ever visible to the principal that started it.
  * Responses use the SDK's default SSE framing: `enableJsonResponse` leaks memory per call in SDK 1.32.2.
  */
-import type { Server as HttpServer } from 'node:http';
+import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
@@ -94,11 +94,10 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       sessionId = opening.sessionId;
       res.setHeader('Mcp-Session-Id', sessionId);
     }
+    // Both live as long as this request: once the answer is written nothing refers to them. Not closed:
+    // closing a protocol rejects its pending requests with a fresh error each time, and there are none left.
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const server = serverFor({ principal, sessionId });
-    res.on('close', () => {
-      server.close().catch((error: unknown) => service.logger.error('closing a request server', error));
-    });
     await server.connect(guardTransport(transport, service.logger));
     await transport.handleRequest(req, res, screened.message);
   });
@@ -134,9 +133,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
     return sendJsonRpcError(res, 500, INTERNAL_ERROR, `Internal error: ${oneLine(error)}`);
   });
 
-  const httpServer = await listen(app, host, options.port ?? 3000);
-  httpServer.headersTimeout = options.headersTimeoutMs ?? 10_000;
-  httpServer.requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const httpServer = await listen(app, host, options.port ?? 3000, options.headersTimeoutMs ?? 10_000, options.requestTimeoutMs ?? 30_000);
   const port = (httpServer.address() as AddressInfo).port;
   const urlHost = host.includes(':') ? `[${host}]` : host;
   return {
@@ -166,10 +163,18 @@ function oneLine(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).split('\n', 1)[0]?.slice(0, 200) ?? '';
 }
 
-function listen(app: express.Express, host: string, port: number): Promise<HttpServer> {
+/**
+ * Listens with the slow-client limits set where Node reads them: at creation. Node checks the header and request
+ * timeouts on an interval (30 s by default), so the interval follows the shorter timeout.
+ */
+function listen(app: express.Express, host: string, port: number, headersTimeout: number, requestTimeout: number): Promise<HttpServer> {
+  const server = createServer(
+    { headersTimeout, requestTimeout, connectionsCheckingInterval: Math.max(50, Math.min(1_000, Math.floor(headersTimeout / 2))) },
+    app,
+  );
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
     server.once('listening', () => resolve(server));
     server.once('error', reject);
+    server.listen(port, host);
   });
 }

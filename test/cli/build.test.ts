@@ -1,9 +1,11 @@
 /**
  * `sop build` end to end on real files in a temp project: writes, no-op rebuilds, `--check` (stale, missing,
- * orphaned), errors that leave previous output untouched, JSON output, exit codes, and `--watch`.
+ * orphaned), errors that leave previous output untouched, JSON output that agrees with the exit code, only
+ * changed files written, good agents built beside a broken one, empty and missing SOP folders, exit codes, and
+ * `--watch`.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync, existsSync, unlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -120,9 +122,96 @@ describe('sop build', () => {
     expect(failed.details[0]).toMatchObject({ severity: 'critical', code: 'SOP020', remediation: 'Did you mean `ASK`?' });
   });
 
-  it('exits 2 on bad usage', () => {
+  it('--check --format json says fail whenever it exits 1, stale output included', () => {
+    expect(runCli(['build'], dir).code).toBe(0);
+    const fresh = runCli(['build', '--check', '--format', 'json'], dir);
+    expect([fresh.code, JSON.parse(fresh.stdout).status]).toEqual([0, 'pass']);
+    writeFileSync(sop('demo.md'), BASE_SOP.replace('Ask the question.', 'Ask the question politely.'));
+    const stale = runCli(['build', '--check', '--format', 'json'], dir);
+    const result = JSON.parse(stale.stdout);
+    expect(stale.code).toBe(1);
+    expect(result).toMatchObject({ status: 'fail', details: [], metadata: { stale: ['demo/graph.ts', 'sop-bundle.json'] } });
+    expect(result.message).toBe(
+      'SOP validation failed: 0 errors, 0 warnings; generated/ is out of date (2 stale, 0 missing, 0 orphaned files)',
+    );
+  });
+
+  it('writes only the files whose bytes change when one prompt is edited', () => {
+    expect(runCli(['build'], dir).code).toBe(0);
+    const before = new Date('2001-01-01T00:00:00Z');
+    for (const p of listFiles(join(dir, 'generated'))) utimesSync(join(dir, 'generated', p), before, before);
+    writeFileSync(sop('demo.md'), BASE_SOP.replace('Ask the question.', 'Ask the question politely.'));
+    const r = runCli(['build'], dir);
+    expect(r.code, r.stdout).toBe(0);
+    expect(r.stdout).toContain('2 files written, 7 unchanged, 0 deleted');
+    const touched = listFiles(join(dir, 'generated')).filter((p) => statSync(join(dir, 'generated', p)).mtimeMs !== before.getTime());
+    expect(touched).toEqual(['demo/graph.ts', 'sop-bundle.json']);
+    expect(read('generated/demo/graph.ts')).toContain('politely');
+  });
+
+  it('builds the good agents on a first build where one SOP has an error, and still exits 1', () => {
+    writeFileSync(sop('broken.md'), withLine(19, '### ASKK').replace('agent: demo', 'agent: broken'));
+    const r = runCli(['build'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('sops/broken.md:19:1 error SOP020');
+    expect(listFiles(join(dir, 'generated'))).toEqual([
+      'demo/graph.ts',
+      'demo/ids.ts',
+      'demo/machine.ts',
+      'index.ts',
+      'other/graph.ts',
+      'other/ids.ts',
+      'other/machine.ts',
+      'registry.ts',
+      'sop-bundle.json',
+    ]);
+    expect(Object.keys(JSON.parse(read('generated/sop-bundle.json')).agents)).toEqual(['demo', 'other']);
+    expect(read('generated/registry.ts')).not.toContain('broken');
+  });
+
+  it('reports an alias bomb in one file as a diagnostic, and every other file still reports and builds', () => {
+    const bomb = ['a: &a [x, x, x, x, x, x, x, x, x, x]'];
+    for (const [k, prev] of [...'bcdefgh'].map((k, i) => [k, 'abcdefg'[i]]))
+      bomb.push(`${k}: &${k} [${Array(10).fill(`*${prev}`).join(', ')}]`);
+    writeFileSync(
+      sop('bomb.md'),
+      BASE_SOP.replace('tools: [lookup]\n---', `tools: [lookup]\n${bomb.join('\n')}\n---`).replace('agent: demo', 'agent: bomb'),
+    );
+    writeFileSync(sop('other.md'), withLine(4, 'tools: [lookup, spare]').replace('agent: demo', 'agent: other'));
+    const r = runCli(['build'], dir);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/sops\/bomb\.md:9:\d+ error SOP092 Frontmatter: Aliases expand this YAML by more than 100,000 values/);
+    expect(r.stdout).toContain('sops/other.md:4:17 info SOP045');
+    expect(existsSync(join(dir, 'generated/other/graph.ts'))).toBe(true);
+  });
+
+  it('fails with a clear message on a SOP folder without SOPs, and writes nothing', () => {
+    expect(runCli(['build'], dir).code).toBe(0);
+    const before = snapshot();
+    rmSync(sop('demo.md'));
+    rmSync(sop('other.md'));
+    writeFileSync(sop('notes.txt'), 'not a SOP');
+    const r = runCli(['build'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(
+      /^sop build: 0 SOPs, 0 errors, 0 warnings; no SOP files \(\*\.md\) in sops\/: nothing was built \(\d+ ms\)\n$/,
+    );
+    expect(snapshot()).toEqual(before);
+    const json = runCli(['build', '--check', '--format', 'json'], dir);
+    expect([json.code, JSON.parse(json.stdout).status, JSON.parse(json.stdout).message]).toEqual([
+      1,
+      'fail',
+      'SOP validation failed: 0 errors, 0 warnings; no SOP files (*.md) in sops/',
+    ]);
+  });
+
+  it('exits 2 on bad usage, a missing SOP folder included', () => {
     expect(runCli(['build', '--format', 'xml'], dir).code).toBe(2);
-    expect(runCli(['build', '--sops', 'nope'], dir).code).toBe(2);
+    const missing = runCli(['build', '--sops', 'nope'], dir);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('sop build: no SOP folder at nope/ (create it and add a SOP, or pass --sops DIR).\n');
+    rmSync(join(dir, 'sops'), { recursive: true });
+    expect(runCli(['build'], dir)).toMatchObject({ code: 2, stderr: expect.stringContaining('no SOP folder at sops/') });
     expect(runCli(['frobnicate'], dir).code).toBe(2);
   });
 

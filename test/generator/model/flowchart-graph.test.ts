@@ -5,14 +5,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSop } from '../../../generator/compile-sop.js';
+import { BoundedDiagnostics } from '../../../generator/diagnostics/bounded-diagnostics.js';
 import { flowchartGraph } from '../../../generator/model/flowchart-graph.js';
 import { parseSop } from '../../../generator/parse/parse-sop.js';
 import { BASE_SOP, withLine } from '../../support/sop-text.js';
 
 /** The base SOP with its two flowchart lines (13 and 14) replaced. */
 function graphOf(lines: string) {
-  const parsed = parseSop('sops/demo.md', withLine(14, lines, withLine(13, '    START([Start]) --> ASK["Ask"]')));
-  if (!parsed.flowchart) throw new Error(JSON.stringify(parsed.diagnostics));
+  const sink = new BoundedDiagnostics();
+  const parsed = parseSop('sops/demo.md', withLine(14, lines, withLine(13, '    START([Start]) --> ASK["Ask"]')), sink);
+  if (!parsed.flowchart) throw new Error(JSON.stringify(sink.result()));
   return flowchartGraph('sops/demo.md', parsed.flowchart);
 }
 

@@ -115,4 +115,48 @@ describe('parseSop + buildModel', () => {
     const d = compileSop('sops/demo.md', crlf).diagnostics.find((x) => x.code === 'SOP020');
     expect(d).toMatchObject({ line: 19, column: 1 });
   });
+
+  it('finds the node-prompt section by a heading that starts with Node Prompts, any case', () => {
+    for (const heading of ['## Node Prompts (Solo)', '## node prompts', '## NODE PROMPTS: retail']) {
+      const { model, diagnostics } = compileSop('sops/demo.md', BASE_SOP.replace('## Node Prompts', heading));
+      expect(diagnostics, heading).toEqual([]);
+      expect(model!.prompts.map((p) => p.nodeId)).toEqual(['ASK']);
+      expect(model!.systemPromptSections.map((s) => s.heading)).toEqual(['Role', 'SOP Flowchart']);
+    }
+  });
+
+  it('compiles a SOP without a node-prompt section, with a warning at line 1', () => {
+    const { model, diagnostics } = compileSop('sops/demo.md', BASE_SOP.split('\n').slice(0, 16).join('\n'));
+    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column])).toEqual([
+      ['SOP016', 'warning', 1, 1],
+      ['SOP045', 'info', 4, 9],
+    ]);
+    expect(model!.prompts).toEqual([]);
+  });
+
+  it('keeps the version as written', () => {
+    for (const [written, kept] of [
+      ['1.10', '1.10'],
+      ['1.0', '1.0'],
+      ['2', '2'],
+      ['"1.10"', '1.10'],
+      ['1.0e3', '1.0e3'],
+      ['v2-beta', 'v2-beta'],
+    ]) {
+      expect(compileSop('sops/demo.md', BASE_SOP.replace('version: "1.0"', `version: ${written}`)).model!.version, written).toBe(kept);
+    }
+  });
+
+  it('quotes file positions, not block positions, inside flowchart messages', () => {
+    const { diagnostics } = compileSop('sops/demo.md', BASE_SOP.replace('    ASK --> DONE([Done])', '    ASK --> DONE(["Done'));
+    const problem = diagnostics.find((d) => d.code === 'SOP012')!;
+    expect(problem).toMatchObject({ line: 14, column: 17 });
+    expect(problem.message).toContain('opened at 14:17');
+  });
+
+  it('reads the body of a file whose frontmatter is never closed from its first heading', () => {
+    const { diagnostics } = compileSop('sops/demo.md', BASE_SOP.replace('tools: [lookup]\n---\n', 'tools: [lookup]\n'));
+    expect(diagnostics.map((d) => d.code)).toEqual(['SOP002']);
+    expect(diagnostics[0]!.remediation).toBe('Add a line `---` after the last frontmatter key (before line 6, the first heading).');
+  });
 });

@@ -178,7 +178,7 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     );
 
     const check = await go('CHK_MOD');
-    expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_order_details'] });
+    expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_user_details', 'get_order_details'] });
     expect(check.edges).toEqual([{ to: 'IS_PENDING_M', condition: null }]);
 
     await todo(
@@ -241,14 +241,14 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
   it('phase 5: exchanges the tablet, is reminded at END_EXCH, and closes every task', async () => {
     expect((await go('ROUTE')).path).toEqual(['START', 'AUTH', 'ROUTE']);
     const check = await go('CHK_EXCH');
-    expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_order_details'] });
+    expect(check.node).toMatchObject({ description: 'Check order status', tools: ['get_user_details', 'get_order_details'] });
     expect(check.edges).toEqual([{ to: 'IS_DELIVERED_E', condition: null }]);
 
     const collect = await via('COLLECT_EXCH');
     expect(path.slice(-3)).toEqual(['CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH']);
     expect(collect.node).toMatchObject({
       description: 'Collect: order_id, all item exchanges',
-      tools: ['calculate', 'exchange_delivered_order_items'],
+      tools: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
     });
     expect(collect.node.prompt).toMatch(
       /^Collect ALL items to exchange at once:\n1\. \*\*order_id\*\*\n2\. \*\*list of item_id → new_item_id\*\*/,

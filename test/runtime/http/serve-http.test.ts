@@ -1,3 +1,4 @@
+import { connect, type Socket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -203,5 +204,34 @@ describe('Streamable HTTP', () => {
     await expect(serveHttp({ service, host: '0.0.0.0', port: 0 })).rejects.toThrow(
       /refusing to serve on 0\.0\.0\.0 without authentication/,
     );
+  });
+});
+
+describe('slow clients', () => {
+  it('closes a connection whose headers or body do not arrive in time, and goes on serving others', async () => {
+    const slowService = fixtureService();
+    const slow = await serveHttp({ service: slowService, port: 0, headersTimeoutMs: 300, requestTimeoutMs: 600 });
+    const closedAfter = (send: (socket: Socket) => void): Promise<number> =>
+      new Promise((resolve, reject) => {
+        const started = Date.now();
+        const socket = connect(slow.port, '127.0.0.1', () => send(socket));
+        socket.on('data', () => {});
+        socket.on('close', () => resolve(Date.now() - started));
+        socket.on('error', reject);
+        setTimeout(() => reject(new Error('the server kept a slow connection open')), 10_000);
+      });
+    // Headers that never finish, and a body that never comes.
+    expect(await closedAfter((socket) => socket.write('POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\n'))).toBeLessThan(9_000);
+    expect(
+      await closedAfter((socket) =>
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${slow.port}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{`,
+        ),
+      ),
+    ).toBeLessThan(9_000);
+    const ok = await rawRequest(slow.url, { headers: { ...MCP_HEADERS, host: `127.0.0.1:${slow.port}` }, body: initializeBody() });
+    expect(ok.status).toBe(200);
+    await slow.close();
+    await slowService.close();
   });
 });

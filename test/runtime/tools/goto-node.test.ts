@@ -233,6 +233,14 @@ describe('todo reminders', () => {
     });
   });
 
+  it('adds none when the todo naming the terminal node is already completed: the reminder is for open work', () => {
+    const state = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'DO_ADDR']);
+    const done = { ...state, todos: [{ content: 'Change address', status: 'completed' as const, completion_node: 'END_ADDR' }] };
+    expect(gotoNode(desk, done, { node_id: 'END_ADDR' }).answer).not.toHaveProperty('todo_reminder');
+    const open = { ...state, todos: [{ content: 'Change address', status: 'pending' as const, completion_node: 'END_ADDR' }] };
+    expect(gotoNode(desk, open, { node_id: 'END_ADDR' }).answer).toHaveProperty('todo_reminder');
+  });
+
   it('adds none on a terminal node no todo names', () => {
     const state = withTodos(walk(['START', 'AUTH', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE']));
     expect(gotoNode(desk, state, { node_id: 'DENY_REFUND' }).answer).not.toHaveProperty('todo_reminder');

@@ -9,7 +9,7 @@
  * accepts what its renderer then fails on, we say so: a label that is a number or `true` is kept as text with a
  * warning (SOP018); a list or a map as label is an error. Offsets are in the shape data text.
  */
-import { closestMatch } from '../../../diagnostics/closest-match.js';
+import { suggester } from '../../../diagnostics/closest-match.js';
 import type { LabelType, NodeShape } from '../ast.js';
 import { shapeTypeOf, SHAPE_NAMES } from './shape-catalog.js';
 import type { ShapeDataEntry } from './shape-data.js';
@@ -66,7 +66,7 @@ export function nodeProperties(entries: readonly ShapeDataEntry[], reveal: (text
   const blankLabel = labelEntry === undefined || typeof labelEntry.value !== 'string' || labelEntry.value.trim() === '';
   for (const entry of entries) {
     if (NODE_KEYS.includes(entry.key)) continue;
-    const near = entry.key.length <= 40 ? closestMatch(entry.key, NODE_KEYS) : undefined;
+    const near = entry.key.length <= 40 ? suggester(NODE_KEYS).closest(entry.key) : undefined;
     findings.push({
       code: 'SOP019',
       start: entry.keyStart,
@@ -88,7 +88,7 @@ function readShape(entry: ShapeDataEntry): { shape: NodeShape } | { problem: Fin
   const type = shapeTypeOf(value);
   if (type) return { shape: type };
   const lower = value.toLowerCase().replaceAll('_', '-');
-  const near = value.length <= 40 ? (shapeTypeOf(lower) ? lower : closestMatch(value, SHAPE_NAMES)) : undefined;
+  const near = value.length <= 40 ? (shapeTypeOf(lower) ? lower : suggester(SHAPE_NAMES).closest(value)) : undefined;
   const why = value !== value.toLowerCase() || value.includes('_') ? ': shape names are lower case, with - between words' : '';
   return {
     problem: {

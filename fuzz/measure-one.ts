@@ -1,0 +1,19 @@
+/**
+ * Child-process entry of `npm run fuzz`: builds one recipe's input at a size, runs it once, and prints what it cost
+ * as JSON: wall time and the process's peak resident memory (everything the build needed, Node itself included),
+ * which is what the goal "under 200 MB" is about. One process per input, so peaks do not mix.
+ *
+ * Usage: node dist/fuzz/measure-one.js <project root> <generator dir> <recipe name> <size>
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { RECIPES } from './recipes.js';
+import { loadCompiler, runInput } from './run-input.js';
+
+const [root, generatorDir, name, size] = process.argv.slice(2) as [string, string, string, string];
+const recipe = RECIPES.find((r) => r.name === name);
+if (!recipe) throw new Error(`no recipe named ${name}`);
+const text = recipe.build(readFileSync(join(root, 'sops/retail_customer_support.md'), 'utf8'), Number(size));
+const compiler = await loadCompiler(generatorDir);
+const outcome = await runInput(compiler, text);
+process.stdout.write(`${JSON.stringify({ characters: text.length, ...outcome, peakMb: process.resourceUsage().maxRSS / 1024 })}\n`);
