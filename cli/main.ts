@@ -23,6 +23,8 @@ Commands:
       --out DIR         output folder (default: generated)
       --check           write nothing; exit 1 listing stale, missing and orphaned files
       --watch           rebuild on change, keep running through errors
+      --paths           also write each agent's golden paths (<out>/<agent>/paths.json; or "paths": true)
+      --report          print each agent's tokens (o200k): system prompt, node prompts, goto_node answers
       --format text|json
   inspect FILE     Print the compiled model of one SOP as JSON
   serve            Serve the compiled agents (the output folder's sop-bundle.json) over MCP

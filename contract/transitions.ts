@@ -78,6 +78,11 @@ export function enterPath<N extends string>(path: readonly N[], target: N, entry
   return index === path.length - 1 ? path : path.slice(0, index + 1);
 }
 
+/** Whether a run may still enter `node`, limited to `max` visits (guards of the generated machines). */
+export function hasVisitsLeft(visits: Visits, node: string, max: number): boolean {
+  return visitsOf(visits, node) < max;
+}
+
 /** The visit counts after a legal move into `target`: one more for a node of `limited`, else the same object. */
 export function countVisit<N extends string>(visits: Visits, target: N, limited: readonly N[]): Visits {
   if (!limited.includes(target)) return visits;
@@ -95,7 +100,7 @@ export function decideMove<N extends string>(
   const node = target as N;
   if (isPlainMove(table, path, node)) {
     const limit = limitOf(table, node);
-    if (limit !== undefined && visitsOf(visits, node) >= limit.max) {
+    if (limit !== undefined && !hasVisitsLeft(visits, node, limit.max)) {
       return { ok: false, reason: 'visit-limit', node, max: limit.max, escalation: limit.escalation };
     }
   } else if (!escalationTargets(table, path, visits).includes(node)) return NOT_A_MOVE;
@@ -165,14 +170,15 @@ function escalationTargets<N extends string>(table: TransitionTable<N>, path: re
   const targets: N[] = [];
   for (const node of plainTargets(table, path)) {
     const limit = limitOf(table, node);
-    if (limit !== undefined && visitsOf(visits, node) >= limit.max && !targets.includes(limit.escalation)) targets.push(limit.escalation);
+    if (limit !== undefined && !hasVisitsLeft(visits, node, limit.max) && !targets.includes(limit.escalation))
+      targets.push(limit.escalation);
   }
   return targets;
 }
 
 function usedUp<N extends string>(table: TransitionTable<N>, visits: Visits, node: N): boolean {
   const limit = limitOf(table, node);
-  return limit !== undefined && visitsOf(visits, node) >= limit.max;
+  return limit !== undefined && !hasVisitsLeft(visits, node, limit.max);
 }
 
 function limitOf<N extends string>(table: TransitionTable<N>, node: N): VisitLimit<N> | undefined {

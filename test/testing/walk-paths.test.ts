@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { goldenPaths } from '../../generator/analyze/golden-paths.js';
+import { type GoldenPaths, goldenPaths } from '../../generator/analyze/golden-paths.js';
 import { walkGoldenPaths } from '../../testing/walk-paths.js';
 import { PROJECT_ROOT } from '../support/run-cli.js';
 
@@ -15,12 +15,20 @@ const BUNDLE_FILE = join(PROJECT_ROOT, 'generated/sop-bundle.json');
 const bundle = JSON.parse(readFileSync(BUNDLE_FILE, 'utf8')) as SopBundle;
 
 describe('the golden paths of the repository agents, through the real runtime', () => {
-  it.each(Object.keys(bundle.agents))('%s: every path walks to its terminal, no move refused', async (agent) => {
-    const report = await walkGoldenPaths({ bundle: BUNDLE_FILE, agent });
+  // The repository's sop.config.json has "paths": true, so the build writes these fixtures (and --check keeps them fresh).
+  it.each(Object.keys(bundle.agents))('%s: every path of generated/%s/paths.json walks to its terminal, no move refused', async (agent) => {
+    const fixture = join(PROJECT_ROOT, 'generated', agent, 'paths.json');
+    const report = await walkGoldenPaths({ bundle: BUNDLE_FILE, agent, paths: fixture });
     expect(report.failures).toEqual([]);
-    const paths = goldenPaths(bundle.agents[agent]!);
+    const paths = JSON.parse(readFileSync(fixture, 'utf8')) as GoldenPaths;
+    expect(paths).toEqual(goldenPaths(bundle.agents[agent]!));
     expect(report.paths).toBe(paths.count.listed);
     expect(report.moves).toBe(paths.paths.reduce((sum, path) => sum + path.nodes.length, 0));
+  });
+
+  it('computes the paths from the bundle when no fixture is given', async () => {
+    const report = await walkGoldenPaths({ bundle: BUNDLE_FILE, agent: 'it_helpdesk' });
+    expect(report).toMatchObject({ failures: [], paths: goldenPaths(bundle.agents.it_helpdesk!).count.listed });
   });
 });
 
