@@ -14,7 +14,7 @@ import { settleExit } from './settle-exit.js';
 const USAGE = `Usage: sop <command> [options]
 
 Every path is relative to the app root (the nearest folder with a package.json). sop.config.json there may
-set {"sops": DIR, "out": DIR}; --sops and --out override it.
+set {"sops": DIR, "out": DIR, "paths": true}; --sops, --out and --paths override it.
 
 Commands:
   init             Add an example SOP, the package.json scripts and an .mcp.json entry (overwrites nothing)

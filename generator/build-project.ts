@@ -82,19 +82,23 @@ function carriedAgents(previous: SopBundle | null, failedFiles: ReadonlySet<stri
   return Object.values(previous.agents).filter((sop) => failedFiles.has(sop.sourceFile));
 }
 
-/** SOP057 for the emitted SOPs that declare a `token_budget`, measured on the bundle the build planned. */
+/**
+ * SOP057 for the emitted SOPs that declare a `token_budget`, measured on the bundle the build planned; SOP058 at the
+ * budget when the optional tokenizer is not installed, so a budget is never silently unchecked.
+ */
 async function budgetDiagnosticsOf(emitted: readonly CompiledFile[], outputs: readonly GeneratedFile[]): Promise<Diagnostic[]> {
   const budgeted = emitted.flatMap((c) => (c.model?.tokenBudget ? [c.model] : []));
   const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
   if (budgeted.length === 0 || bundleFile === undefined) return [];
   const bundle = JSON.parse(bundleFile.content) as SopBundle;
-  const [{ loadTokenCounter }, { budgetDiagnostics }] = await Promise.all([
+  const [{ loadTokenCounter }, { budgetDiagnostics, uncheckedBudgetDiagnostic }] = await Promise.all([
     import('./analyze/token-counter.js'),
     import('./analyze/token-budgets.js'),
   ]);
-  const count = await loadTokenCounter();
+  const counter = await loadTokenCounter();
   return budgeted.flatMap((model) => {
+    if (!counter.ok) return [uncheckedBudgetDiagnostic(model, counter.error)];
     const sop = bundle.agents[model.agent];
-    return sop === undefined ? [] : budgetDiagnostics(model, sop, count);
+    return sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count);
   });
 }

@@ -92,6 +92,15 @@ export async function runBuild(args: readonly string[]): Promise<number> {
     );
     return 2;
   }
+  if (options.report) {
+    // Asked for by name: say it cannot be done before building, rather than build and leave the report out.
+    const { loadTokenCounter } = await import('../../generator/analyze/token-counter.js');
+    const counter = await loadTokenCounter();
+    if (!counter.ok) {
+      process.stderr.write(`sop build --report: ${counter.error}\n`);
+      return 2;
+    }
+  }
   if (options.watch) return watchLoop(options);
   return buildOnce(options, { useCache: !options.check });
 }
@@ -188,12 +197,14 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`,
     { tokens },
   );
-  writeManifest(cacheFile, {
-    fingerprint,
-    sources: sourceHashes,
-    outputs: hashOutputs(options.outDir, listFiles(options.outDir), outputs),
-    diagnostics: build.diagnostics,
-  });
+  // A build that could not check a token budget is not replayed: installing the tokenizer must take effect.
+  if (!build.diagnostics.some((d) => d.code === 'SOP058'))
+    writeManifest(cacheFile, {
+      fingerprint,
+      sources: sourceHashes,
+      outputs: hashOutputs(options.outDir, listFiles(options.outDir), outputs),
+      diagnostics: build.diagnostics,
+    });
   return hasErrors(build.diagnostics) ? 1 : 0;
 }
 
@@ -246,8 +257,9 @@ async function tokenSection(options: BuildOptions, bundle: SopBundle | null): Pr
     import('../../generator/analyze/token-report.js'),
     import('../../generator/analyze/render-token-report.js'),
   ]);
-  const count = await loadTokenCounter();
-  const reports = Object.values(bundle.agents).map((sop) => tokenReport(sop, count));
+  const counter = await loadTokenCounter();
+  if (!counter.ok) return null; // runBuild refused --report already
+  const reports = Object.values(bundle.agents).map((sop) => tokenReport(sop, counter.count));
   return { reports, text: renderTokenReport(reports) };
 }
 

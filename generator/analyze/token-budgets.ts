@@ -61,3 +61,10 @@ export function budgetDiagnostics(model: SopModel, sop: CompiledSop, count: Coun
   }
   return diagnostics;
 }
+
+/** SOP058: the SOP has a budget, but the tokens could not be counted (`reason`); reported at its first limit. */
+export function uncheckedBudgetDiagnostic(model: SopModel, reason: string): Diagnostic {
+  const budget = model.tokenBudget;
+  const span = budget?.nodePrompt?.span ?? budget?.systemPrompt?.span ?? budget?.gotoAnswer?.span ?? model.flowchartSpan;
+  return diagnosticAt(model.file, 'SOP058', span, `\`token_budget\` was not checked: ${reason}.`);
+}

@@ -283,6 +283,12 @@ export const DIAGNOSTIC_CODES = {
     remediation: 'Shorten the text shown (or its examples), or raise the budget; `sop build --report` lists every count.',
     docs: 'token-budgets',
   },
+  SOP058: {
+    severity: 'warning',
+    title: 'A `token_budget` was not checked: the optional package gpt-tokenizer is not installed.',
+    remediation: 'Install it beside the toolkit (`npm install --save-dev gpt-tokenizer@4`), or remove the budget.',
+    docs: 'token-budgets',
+  },
   // The compiler itself
   SOP090: {
     severity: 'error',

@@ -240,6 +240,39 @@ process.stdout.write(JSON.stringify(report));
     });
   });
 
+  it('counts tokens only with the optional tokenizer: without it --report refuses and a budget is a warning, not a crash', () => {
+    // A copy of the app's SOP with a budget, in a folder of its own (the app's generated/ stays as its build left it).
+    mkdirSync(sop('budgeted'), { recursive: true });
+    const budgeted = readFileSync(sop('sops', 'invoice_desk.md'), 'utf8').replace(
+      'tools: [get_invoice]\n---',
+      'tools: [get_invoice]\ntoken_budget: { node_prompt: 5 }\n---',
+    );
+    writeFileSync(sop('budgeted', 'invoice_desk.md'), budgeted);
+    const build = (...args: string[]) => npx('build', '--sops', 'budgeted', '--out', 'budgeted-out', ...args);
+
+    const refused = build('--report');
+    expect(refused.code, explain(refused)).toBe(2);
+    expect(refused.stderr).toContain('gpt-tokenizer, which is not installed: npm install --save-dev gpt-tokenizer@4');
+    const unchecked = build();
+    expect(unchecked.code, explain(unchecked)).toBe(0);
+    expect(unchecked.stdout).toMatch(/budgeted\/invoice_desk\.md:5:30 warning SOP058 `token_budget` was not checked: token counts need/);
+
+    const added = run(
+      'npm',
+      ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--save-dev', 'gpt-tokenizer@4.0.0'],
+      app,
+      180_000,
+    );
+    expect(added.code, explain(added)).toBe(0);
+    const counted = build('--report');
+    expect(counted.code, explain(counted)).toBe(0);
+    expect(counted.stdout).toMatch(/tokens \(o200k_base\) of invoice_desk: system prompt \d+/);
+    expect(counted.stdout).toMatch(
+      /warning SOP057 The prompt of `ASK` is \d+ tokens \(o200k\), over `token_budget.node_prompt` \(5, line 5\)/,
+    );
+    expect(counted.stdout).not.toContain('SOP058');
+  });
+
   it('serves the app’s agent as .mcp.json starts it, and serves an edited prompt after a rebuild', async () => {
     const entry = JSON.parse(readFileSync(sop('.mcp.json'), 'utf8')).mcpServers.sop as { command: string; args: string[] };
     const server = { command: entry.command, args: entry.args, cwd: app };
