@@ -16,6 +16,7 @@ import { createSessionService, type SessionService } from '../../../runtime/serv
 import { openRunStore } from '../../../runtime/store/open-run-store.js';
 import { EMPTY_RUN_STATE, type RunState, type RunStore } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
+import { whereView } from '../../../runtime/tools/inspect/where-view.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
 
 /** support_desk where the address flow may be entered twice at most; then ESCALATE instead. */
@@ -54,6 +55,13 @@ describe('goto_node and max_visits', () => {
       valid: true,
       path: ['START', 'AUTH', 'ROUTE', 'ESCALATE'],
     });
+  });
+
+  it('inspect where shows the moves left into each limited node, and nothing for agents without limits', () => {
+    const state = walk(['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR']);
+    const where = (of: typeof agent) => whereView.onRun(of, state, { view: 'where' }, { runId: 'run_x', version: 4 }).answer;
+    expect(where(agent)).toMatchObject({ visits_left: { COLLECT_ADDR: 1 } });
+    expect(where(prepareAgent(SUPPORT_DESK))).not.toHaveProperty('visits_left');
   });
 
   it('keeps the count across a restart: START does not buy new visits', () => {
