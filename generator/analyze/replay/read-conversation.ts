@@ -19,6 +19,8 @@ export function readConversation(text: string, knownTools: ReadonlySet<string>):
     const object = value as Record<string, unknown>;
     if ('audit' in object && 'run' in object) return readAudit({ run: object.run, audit: object.audit });
     if (Array.isArray(object.messages)) return messages(object.messages, knownTools);
+    // JSON Lines of one message parse as that message.
+    if (typeof object.role === 'string') return messages([object], knownTools);
   }
   return { ok: false, error: `the file holds no conversation; expected ${SHAPES}` };
 }
