@@ -169,14 +169,11 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation):
         }
         const recorded = event.recorded?.valid;
         if (recorded !== undefined && recorded !== verdict.ok) {
-          findings.push({
-            severity: 'warning',
-            rule: 'recorded_answer_differs',
-            step: steps.length + 1,
-            node: current,
-            message: `the transcript records goto_node ${target} as ${recorded ? 'accepted' : 'refused'}; this SOP ${verdict.ok ? 'accepts' : 'refuses'} it`,
-            at: event.place,
-          });
+          flag(
+            'recorded_answer_differs',
+            `the transcript records goto_node ${target} as ${recorded ? 'accepted' : 'refused'}; this SOP ${verdict.ok ? 'accepts' : 'refuses'} it`,
+            { severity: 'warning' },
+          );
         }
       }
       steps.push(stepOf(steps.length + 1, event, 'move', target ?? '(none)', current, to, stepFindings));
