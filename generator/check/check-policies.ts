@@ -102,12 +102,13 @@ function findViolation(graph: PolicyGraph, entry: string, guards: readonly strin
       queue.push(next);
     }
   }
-  const reached = guards.filter((id) => parent.has(id) && !passes.has(id));
-  const first = [...reached].sort((a, b) => queue.indexOf(a) - queue.indexOf(b))[0];
+  // The queue holds no `passes` node and is in breadth-first order: its first guarded node is the nearest one.
+  const guarded = new Set(guards);
+  const first = queue.find((id) => guarded.has(id));
   if (first === undefined) return null;
   const path: string[] = [];
   for (let at: string | null = first; at !== null; at = parent.get(at) ?? null) path.unshift(at);
-  return { path, others: reached.filter((id) => id !== first) };
+  return { path, others: guards.filter((id) => id !== first && parent.has(id)) };
 }
 
 function violationMessage(
