@@ -18,10 +18,12 @@ const bundle = JSON.parse(readFileSync(join(PROJECT_ROOT, 'generated/sop-bundle.
 /**
  * The definition, written the slow way: extend the walk by every edge; the loop-erased path rewinds on a revisit,
  * closing the cycle it erased; a cycle (as a set of rotations) closes at most once; visits stay within max_visits.
+ * Also counts the extensions made, which is what `maxSteps` bounds.
  */
-function countByDefinition(table: TransitionTable, terminals: ReadonlySet<string>): number {
+function walkByDefinition(table: TransitionTable, terminals: ReadonlySet<string>): { paths: number; extensions: number } {
   const max = (node: string) => table.limits?.[node]?.max ?? Number.POSITIVE_INFINITY;
   const rotations = (cycle: readonly string[]) => cycle.map((_, i) => [...cycle.slice(i), ...cycle.slice(0, i)].join(' '));
+  let extensions = 0;
   const extend = (path: readonly string[], closed: readonly string[], visits: Readonly<Record<string, number>>): number => {
     const here = path.at(-1)!;
     if (terminals.has(here)) return 1;
@@ -32,12 +34,16 @@ function countByDefinition(table: TransitionTable, terminals: ReadonlySet<string
       const cycle = at < 0 ? null : path.slice(at);
       if (cycle && closed.some((c) => rotations(cycle).includes(c))) continue;
       const nextPath = at < 0 ? [...path, to] : path.slice(0, at + 1);
+      extensions += 1;
       count += extend(nextPath, cycle ? [...closed, cycle.join(' ')] : closed, { ...visits, [to]: (visits[to] ?? 0) + 1 });
     }
     return count;
   };
-  return extend([table.entry], [], { [table.entry]: 1 });
+  const paths = extend([table.entry], [], { [table.entry]: 1 });
+  return { paths, extensions };
 }
+
+const countByDefinition = (table: TransitionTable, terminals: ReadonlySet<string>): number => walkByDefinition(table, terminals).paths;
 
 function sopOf(table: TransitionTable): CompiledSop {
   const nodeIds = Object.keys(table.successors);
@@ -132,6 +138,56 @@ describe('bounds', () => {
     expect(result.paths.every((p) => p.nodes.filter((n) => n === 'ROUTE').length === 1)).toBe(true);
     expect(result.count.total).toBe(countByDefinition(limited.transitions, new Set(sop.terminalNodes)));
     expect(result.count.total).toBeLessThan(goldenPaths(sop).count.total);
+  });
+});
+
+describe('visit limits and lower bounds on small graphs', () => {
+  // A is on two loops (A⇄B, A⇄C): each loop is gone around at most once, so a path enters A at most 3 times.
+  const twoLoops: TransitionTable = { entry: 'S', hubs: [], successors: { S: ['A'], A: ['B', 'C', 'T'], B: ['A'], C: ['A'], T: [] } };
+  const limitA = (max: number): TransitionTable => ({ ...twoLoops, limits: { A: { max, escalation: 'T' } } });
+
+  it('raising a limit admits the paths that enter the node once more, up to the count without a limit', () => {
+    // 1: S A T. 2: also S A B A T and S A C A T. 3: also both loops, in either order. 4: nothing more.
+    const counts = [1, 2, 3, 4].map((max) => goldenPaths(sopOf(limitA(max))).count);
+    expect(counts).toEqual([1, 3, 5, 5].map((total) => ({ total, exact: true, listed: total })));
+    expect(goldenPaths(sopOf(twoLoops)).count.total).toBe(5);
+    for (const max of [1, 2, 3]) expect(counts[max - 1]!.total).toBe(countByDefinition(limitA(max), new Set(['T'])));
+    const limited = goldenPaths(sopOf(limitA(2)));
+    expect(limited.paths.map((p) => p.nodes.join(' '))).toEqual(['S A T', 'S A B A T', 'S A C A T']);
+    expect(limited.paths.every((p) => replays(sopOf(limitA(2)), p.nodes))).toBe(true);
+  });
+
+  it('a count cut short never exceeds the exact one, grows with max_steps, and is exact from the step the search needs', () => {
+    const sop = sopOf(twoLoops);
+    const full = goldenPaths(sop);
+    const needed = walkByDefinition(twoLoops, new Set(['T'])).extensions;
+    const cuts = Array.from({ length: needed + 5 }, (_, i) => goldenPaths(sop, { maxPaths: 100, maxSteps: i + 1 }));
+    for (const [i, cut] of cuts.entries()) {
+      expect(cut.count.exact).toBe(i + 1 >= needed);
+      if (i > 0) expect(cut.count.total).toBeGreaterThanOrEqual(cuts[i - 1]!.count.total);
+      expect(cut.per_terminal.T).toBe(cut.count.total);
+      expect(cut.count.total).toBeLessThanOrEqual(full.count.total);
+      for (const path of cut.paths) expect(full.paths).toContainEqual(path);
+    }
+    expect(cuts[needed - 1]).toEqual({ ...full, limits: { max_paths: 100, max_steps: needed } });
+    expect(cuts[needed - 2]!.count.total).toBeLessThan(full.count.total);
+  });
+
+  it('lists the best path to a terminal the search meets only after the paths it keeps are used up', () => {
+    // 2^15 ways through a chain of diamonds to T1, searched before the one way to T2: more than the search keeps.
+    const successors: Record<string, string[]> = { S: ['D0a', 'D0b', 'Y'], Y: ['T2'], T1: [], T2: [] };
+    for (let i = 0; i < 15; i++) {
+      const next = i === 14 ? ['T1'] : [`D${i + 1}a`, `D${i + 1}b`];
+      successors[`D${i}a`] = next;
+      successors[`D${i}b`] = next;
+    }
+    const result = goldenPaths(sopOf({ entry: 'S', hubs: [], successors }), { maxPaths: 2, maxSteps: 1_000_000 });
+    expect(result.count).toEqual({ total: 2 ** 15 + 1, exact: true, listed: 2 });
+    expect(result.per_terminal).toEqual({ T1: 2 ** 15, T2: 1 });
+    expect(result.paths.map((p) => p.nodes.join(' '))).toEqual([
+      'S Y T2',
+      `S ${Array.from({ length: 15 }, (_, i) => `D${i}a`).join(' ')} T1`,
+    ]);
   });
 });
 
