@@ -15,7 +15,7 @@ import { readProjectBundle } from '../project-bundle.js';
 
 const USAGE = `Usage: sop replay FILE [--agent NAME] [--format text|json] [--out DIR]
   Checks a finished conversation against the compiled SOP: a run's audit log (sop runs show RUN --format json)
-  or chat messages with tool calls (OpenAI or tau2-bench shape; a list, {"messages": [...]}, or JSON Lines).
+  or chat messages with tool calls (OpenAI, tau2-bench or Anthropic shape; a list, {"messages": [...]}, or JSON Lines).
   --agent NAME    the agent to check against (default: the run's, the transcript's load_graph, or the only one)
   --format        text (default) or json
   --out DIR       output folder holding sop-bundle.json (default: sop.config.json's, else generated)

@@ -1,7 +1,9 @@
 /**
  * Reads a chat transcript into a `Conversation`: the OpenAI chat message shape (`{role, content, tool_calls: [{id,
  * type: 'function', function: {name, arguments}}]}` and `{role: 'tool', tool_call_id, content}`) and τ²-bench's
- * (`tool_calls: [{id, name, arguments}]`, tool messages with `id`). An assistant message's text is what the agent
+ * (`tool_calls: [{id, name, arguments}]`, tool messages with `id`), and Anthropic's Messages API, which Claude Code
+ * and the Agent SDK log (content blocks: the assistant's `tool_use {id, name, input}`, the answers as
+ * `tool_result {tool_use_id, content}` blocks in a user message, which is not the user speaking). An assistant message's text is what the agent
  * said, before its tool calls; a user's tool calls (τ²-bench user tools) are the user's device, not the agent, and
  * are left out; system and developer messages are not part of the conversation. A malformed message is an error
  * naming its index, never a guess.
@@ -22,26 +24,38 @@ export function readMessages(messages: readonly unknown[], knownTools: ReadonlyS
     const role = message.role;
     if (typeof role !== 'string') return { ok: false, error: `message ${index} has no role (user, assistant or tool)` };
     const text = textOf(message.content);
+    const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     if (role === 'user') {
-      events.push({ kind: 'user', text, place: { message: index } });
+      const results = blocks.filter((block) => blockType(block) === 'tool_result') as Record<string, unknown>[];
+      for (const result of results) recordAnswer(events, callIndex, result.tool_use_id, textOf(result.content));
+      if (results.length === 0 || text.trim() !== '') events.push({ kind: 'user', text, place: { message: index } });
     } else if (role === 'assistant') {
       if (text.trim() !== '') events.push({ kind: 'say', text, place: { message: index } });
       const calls = message.tool_calls ?? [];
       if (!Array.isArray(calls)) return { ok: false, error: `message ${index}: tool_calls is not a list` };
-      for (const [position, call] of calls.entries()) {
+      const uses = blocks.filter((block) => blockType(block) === 'tool_use') as Record<string, unknown>[];
+      for (const [position, call] of [...calls, ...uses.map(({ id, name, input }) => ({ id, name, arguments: input }))].entries()) {
         const read = readCall(call, index, knownTools);
         if (typeof read === 'string') return { ok: false, error: `message ${index}, tool call ${position}: ${read}` };
         if (read.place.tool_call_id !== undefined) callIndex.set(read.place.tool_call_id, events.length);
         events.push(read.event);
       }
     } else if (role === 'tool') {
-      const id = typeof message.tool_call_id === 'string' ? message.tool_call_id : typeof message.id === 'string' ? message.id : undefined;
-      const at = id === undefined ? undefined : callIndex.get(id);
-      const call = at === undefined ? undefined : events[at];
-      if (call?.kind === 'call' && call.tool === 'goto_node') events[at!] = { ...call, recorded: recordedMove(text) };
+      recordAnswer(events, callIndex, message.tool_call_id ?? message.id, text);
     }
   }
   return { ok: true, events };
+}
+
+/** Notes the server's answer on the goto_node call it answers (found by its call id), so the check can compare. */
+function recordAnswer(events: ConversationEvent[], callIndex: ReadonlyMap<string, number>, id: unknown, text: string): void {
+  const at = typeof id === 'string' ? callIndex.get(id) : undefined;
+  const call = at === undefined ? undefined : events[at];
+  if (call?.kind === 'call' && call.tool === 'goto_node') events[at!] = { ...call, recorded: recordedMove(text) };
+}
+
+function blockType(block: unknown): unknown {
+  return block !== null && typeof block === 'object' ? (block as { type?: unknown }).type : undefined;
 }
 
 function readCall(

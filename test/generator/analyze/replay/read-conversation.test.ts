@@ -1,7 +1,7 @@
 /**
  * Reading what `sop replay` is given (`read-conversation.ts`, `read-messages.ts`, `read-audit.ts`): every shape of
  * the same conversation gives the same events; an MCP client's tool-name prefix is taken off known tools; what is
- * not the agent's (system messages, a τ²-bench user's own tool calls) is left out; a malformed input is an error
+ * not the agent's (system messages, a τ²-bench user's own tool calls, Anthropic tool results) is left out; a malformed input is an error
  * that names the place, never a guess.
  */
 import { describe, expect, it } from 'vitest';
@@ -45,6 +45,26 @@ function asTau2(messages: readonly Record<string, unknown>[]) {
   });
 }
 
+/** The same messages as Anthropic's Messages API (Claude Code, the Agent SDK) writes them: content blocks. */
+function asAnthropic(messages: readonly Record<string, unknown>[]) {
+  return messages.map((message) => {
+    const calls = message.tool_calls as { id: string; function: { name: string; arguments: string } }[] | undefined;
+    if (message.role === 'tool')
+      return {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: [{ type: 'text', text: message.content }] }],
+      };
+    const text = typeof message.content === 'string' && message.content !== '' ? [{ type: 'text', text: message.content }] : [];
+    const uses = (calls ?? []).map((c) => ({
+      type: 'tool_use',
+      id: c.id,
+      name: `mcp__sop__${c.function.name}`,
+      input: JSON.parse(c.function.arguments),
+    }));
+    return { role: message.role, content: [...text, ...uses] };
+  });
+}
+
 describe('the shapes of a chat transcript', () => {
   it('reads a list, {messages}, JSON Lines (CRLF, blank lines) and τ²-bench messages into the same events', () => {
     const expected = eventsOf(JSON.stringify(MESSAGES));
@@ -54,6 +74,11 @@ describe('the shapes of a chat transcript', () => {
     expect(eventsOf(JSON.stringify({ messages: MESSAGES }))).toEqual(expected);
     expect(eventsOf(`${MESSAGES.map((m) => JSON.stringify(m)).join('\r\n\r\n')}\r\n`)).toEqual(expected);
     expect(eventsOf(JSON.stringify({ id: 'sim-1', task_id: '7', messages: asTau2(MESSAGES) }))).toEqual(expected);
+  });
+
+  it('reads Anthropic content blocks: tool_use calls, and tool_result answers that are not the user speaking', () => {
+    const expected = eventsOf(JSON.stringify(MESSAGES));
+    expect(eventsOf(JSON.stringify({ messages: asAnthropic(MESSAGES) }))).toEqual(expected);
   });
 
   it('reads JSON Lines of one message', () => {
