@@ -355,6 +355,15 @@ describe('visit limits', () => {
     expect(path).toEqual(['START', 'ASK', 'HOLD']);
   });
 
+  it('a node only an escalation move leads to is reachable: no SOP041 for HOLD', () => {
+    const text = VERIFY_SOP.replace('%POLICIES%', '  hold_after_ask:\n    every_path_to: [HOLD, DONE]\n    passes: ASK');
+    expect(compileSop('sops/verify.md', text).diagnostics.map((d) => d.code)).not.toContain('SOP041');
+    const unlimited = text.replace('max_visits: 2\nescalate_to: HOLD\n', 'tools: []\n');
+    expect(compileSop('sops/verify.md', unlimited).diagnostics).toContainEqual(
+      expect.objectContaining({ code: 'SOP041', message: expect.stringContaining('`HOLD` is not reachable') }),
+    );
+  });
+
   it('a policy the escalation move does not break still holds', () => {
     const text = VERIFY_SOP.replace('%POLICIES%', '  hold_after_ask:\n    every_path_to: [HOLD, DONE]\n    passes: ASK');
     expect(policyCodes(compileSop('sops/verify.md', text).diagnostics)).toEqual([]);
