@@ -20,11 +20,14 @@ export interface SopConfig {
   readonly sops: string;
   /** Folder the compiler writes; the server reads its `sop-bundle.json`. */
   readonly out: string;
+  /** Also write each agent's golden paths (`<out>/<agent>/paths.json`), the fixtures `sop-toolkit/testing` walks. */
+  readonly paths?: boolean;
 }
 
 export const DEFAULT_CONFIG: SopConfig = { sops: 'sops', out: 'generated' };
 
-const KEYS: readonly (keyof SopConfig)[] = ['sops', 'out'];
+const FOLDER_KEYS: readonly ('sops' | 'out')[] = ['sops', 'out'];
+const KEYS: readonly (keyof SopConfig)[] = [...FOLDER_KEYS, 'paths'];
 /** Allowed so that editors can offer completion from a JSON schema; ignored otherwise. */
 const IGNORED_KEYS = ['$schema'];
 
@@ -60,26 +63,32 @@ export function parseConfig(text: string): ConfigRead {
     return { ok: false, error: `${CONFIG_FILE}: unknown key ${unknown.map((k) => `"${k}"`).join(', ')} (valid keys: ${KEYS.join(', ')})` };
   }
   const settings = value as Partial<Record<keyof SopConfig, unknown>>;
-  for (const key of KEYS) {
+  for (const key of FOLDER_KEYS) {
     const setting = settings[key];
     if (setting !== undefined && (typeof setting !== 'string' || setting.trim() === '')) {
       return { ok: false, error: `${CONFIG_FILE}: "${key}" must be a folder path (a non-empty string), got ${JSON.stringify(setting)}` };
     }
   }
-  const pick = (key: keyof SopConfig) => (settings[key] as string | undefined) ?? DEFAULT_CONFIG[key];
-  return { ok: true, config: { sops: pick('sops'), out: pick('out') } };
+  if (settings.paths !== undefined && typeof settings.paths !== 'boolean') {
+    return { ok: false, error: `${CONFIG_FILE}: "paths" must be true or false, got ${JSON.stringify(settings.paths)}` };
+  }
+  const pick = (key: 'sops' | 'out') => (settings[key] as string | undefined) ?? DEFAULT_CONFIG[key];
+  return { ok: true, config: { sops: pick('sops'), out: pick('out'), ...(settings.paths === true ? { paths: true } : {}) } };
 }
 
-/** Absolute folders: a flag wins over the config file, which wins over the defaults. */
+/** Absolute folders (and the paths fixtures switch): a flag wins over the config file, which wins over the defaults. */
 export interface ProjectPaths {
   readonly root: string;
   readonly sopsDir: string;
   readonly outDir: string;
+  /** Whether the build writes the golden paths fixtures (`paths` in the file, or `--paths`). */
+  readonly paths: boolean;
 }
 
 export interface PathFlags {
   readonly sops?: string | undefined;
   readonly out?: string | undefined;
+  readonly paths?: boolean | undefined;
 }
 
 export type ProjectLocation = { readonly ok: true; readonly paths: ProjectPaths } | { readonly ok: false; readonly error: string };
@@ -93,7 +102,12 @@ export function locateProject(cwd: string, flags: PathFlags): ProjectLocation {
 }
 
 export function resolveProjectPaths(root: string, config: SopConfig, flags: PathFlags): ProjectPaths {
-  return { root, sopsDir: resolve(root, flags.sops ?? config.sops), outDir: resolve(root, flags.out ?? config.out) };
+  return {
+    root,
+    sopsDir: resolve(root, flags.sops ?? config.sops),
+    outDir: resolve(root, flags.out ?? config.out),
+    paths: flags.paths === true || config.paths === true,
+  };
 }
 
 /** The file the build writes into the output folder and `sop serve` / `sop bundle` load. */

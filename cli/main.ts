@@ -2,7 +2,8 @@
 /**
  * The `sop` command line: `init` (set an app up), `build` (compile the SOPs into typed modules and the bundle),
  * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server), `bundle` (write
- * the one-file server) and `runs` (the runs in a store and their audit logs). Each command lives in its own
+ * the one-file server), `runs` (the runs in a store and their audit logs), `paths` (an agent's golden paths)
+ * and `replay` (check a finished conversation against its SOP). Each command lives in its own
  * module and is imported only when chosen, so `serve` never loads the compiler and a no-op `build` never loads
  * ts-morph.
  *
@@ -13,7 +14,7 @@ import { settleExit } from './settle-exit.js';
 const USAGE = `Usage: sop <command> [options]
 
 Every path is relative to the app root (the nearest folder with a package.json). sop.config.json there may
-set {"sops": DIR, "out": DIR}; --sops and --out override it.
+set {"sops": DIR, "out": DIR, "paths": true}; --sops, --out and --paths override it.
 
 Commands:
   init             Add an example SOP, the package.json scripts and an .mcp.json entry (overwrites nothing)
@@ -22,6 +23,8 @@ Commands:
       --out DIR         output folder (default: generated)
       --check           write nothing; exit 1 listing stale, missing and orphaned files
       --watch           rebuild on change, keep running through errors
+      --paths           also write each agent's golden paths (<out>/<agent>/paths.json; or "paths": true)
+      --report          print each agent's tokens (o200k): system prompt, node prompts, goto_node answers
       --format text|json
   inspect FILE     Print the compiled model of one SOP as JSON
   serve            Serve the compiled agents (the output folder's sop-bundle.json) over MCP
@@ -38,6 +41,11 @@ Commands:
   runs show RUN    One run and its audit log
       --store URL       memory, sqlite:PATH or postgres://… (default sqlite:./.sop/runs.db)
       --format text|json
+  paths AGENT      The golden paths of a compiled agent (entry node to every terminal), as JSON
+      --max-paths N     (default 200)   --max-steps N   search budget (default 1000000)
+  replay FILE      Check a finished conversation (an audit log, or chat messages with tool calls) against its SOP;
+                   exit 0 pass, 1 fail
+      --agent NAME      --format text|json
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -55,6 +63,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/serve.js')).runServe(rest);
     case 'runs':
       return (await import('./commands/runs.js')).runRuns(rest);
+    case 'paths':
+      return (await import('./commands/paths.js')).runPaths(rest);
+    case 'replay':
+      return (await import('./commands/replay.js')).runReplay(rest);
     case undefined:
     case '-h':
     case '--help':

@@ -68,6 +68,29 @@ export interface AgentMeta {
   readonly mcpServers: readonly McpServerRef[];
 }
 
+/**
+ * A policy of the SOP (frontmatter `policies:`), resolved to node ids and tool names: `sop build` proved it over
+ * every path of the flowchart, and `sop replay` checks a finished conversation against it.
+ */
+export interface CompiledPolicy<N extends string = string, T extends string = string> {
+  readonly id: string;
+  readonly description: string | null;
+  /** How `sop build` reports a path that breaks it, and how `sop replay` counts a conversation that does. */
+  readonly severity: 'error' | 'warning';
+  /** The nodes it guards (`every_path_to`, resolved): every path to one of them passes a `passes` node. */
+  readonly guards: readonly N[];
+  /** The tools `every_path_to` names: a call of one must be made with a `passes` node on the path. */
+  readonly tools: readonly T[];
+  /** The nodes of `passes`, resolved; a guarded node that is one of them passes by itself. */
+  readonly passes: readonly N[];
+  /**
+   * Set when the `passes` nodes are confirmation steps: then, before each call of `tools`, the agent asks at the
+   * step and the user's last message before the call must match this pattern (a JavaScript regular expression,
+   * matched case-insensitively); one confirmation allows one call.
+   */
+  readonly confirmation: string | null;
+}
+
 export interface CompiledSop<N extends string = string, T extends string = string> {
   readonly meta: AgentMeta;
   /** Project-relative path of the source, with `/` separators (`sops/retail_customer_support.md`). */
@@ -91,6 +114,8 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly systemPromptSections: readonly string[];
   /** The Mermaid source as written in the SOP (comments included). */
   readonly flowchart: string;
+  /** The SOP's policies, in frontmatter order; absent when it declares none. */
+  readonly policies?: readonly CompiledPolicy<N, T>[];
 }
 
 /** The format tag of `generated/sop-bundle.json`; bumped when the shape changes incompatibly. */

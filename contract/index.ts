@@ -1,10 +1,11 @@
 /**
  * `sop-toolkit/contract`: what the compiler and everything that consumes its output share. Generated modules
- * import these types (and, for the machines, `enterPath`) by package name, so their bytes do not depend on
+ * import these types (and, for the machines, `enterPath`, `countVisit` and `hasVisitsLeft`) by package name, so their bytes do not depend on
  * where the toolkit is installed. Browser-safe: no Node built-ins. Explicit, sorted exports.
  */
 export type {
   AgentMeta,
+  CompiledPolicy,
   CompiledSop,
   EdgeStyle,
   EdgeTable,
@@ -18,5 +19,15 @@ export type {
 } from './compiled-sop.js';
 export { BUNDLE_FORMAT } from './compiled-sop.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
-export type { TransitionTable } from './transitions.js';
-export { enterPath, isLegalMove, legalTargets, nextPath } from './transitions.js';
+export type { MoveAccepted, MoveRefusal, MoveVerdict, TransitionTable, VisitLimit, Visits } from './transitions.js';
+export {
+  countVisit,
+  decideMove,
+  enterPath,
+  hasVisitsLeft,
+  isLegalMove,
+  legalTargets,
+  limitedNodes,
+  NO_VISITS,
+  nextPath,
+} from './transitions.js';

@@ -6,7 +6,8 @@
  * while compiling or emitting one file fails that file alone (SOP090). Pure apart from the lazy import
  * of the emitter (ts-morph is only loaded once some SOP compiles without errors). Each SOP's own files are
  * printed as soon as it has compiled (`emit-while-compiling.ts`); when the SOPs compile on worker threads,
- * this thread loads the emitter (~300 ms) and prints while they work.
+ * this thread loads the emitter (~300 ms) and prints while they work. SOPs that declare a `token_budget` are
+ * measured against it last, on the compiled answers (the tokenizer is loaded only then).
  */
 import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
 import { checkProject } from './check/check-project.js';
@@ -16,6 +17,7 @@ import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic
 import { type AgentFiles, emitWhileCompiling } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
 import type { GeneratedFile } from './emit/emit-project.js';
+import { BUNDLE_PATH } from './emit/bundle-plan.js';
 
 export interface SourceFile {
   /** Project-relative path with `/` separators. */
@@ -69,6 +71,7 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
     ...compiled.flatMap((c) => c.diagnostics),
     ...projectDiagnostics,
     ...emitFailures.map((f) => internalErrorDiagnostic(f.compiled.file, f.error)),
+    ...(await budgetDiagnosticsOf(emitted, outputs)),
   ].sort(compareDiagnostics);
   return { compiled, diagnostics, outputs, complete: failed.length === 0, failedAgents };
 }
@@ -77,4 +80,25 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
 function carriedAgents(previous: SopBundle | null, failedFiles: ReadonlySet<string>): CompiledSop[] {
   if (previous === null) return [];
   return Object.values(previous.agents).filter((sop) => failedFiles.has(sop.sourceFile));
+}
+
+/**
+ * SOP057 for the emitted SOPs that declare a `token_budget`, measured on the bundle the build planned; SOP058 at the
+ * budget when the optional tokenizer is not installed, so a budget is never silently unchecked.
+ */
+async function budgetDiagnosticsOf(emitted: readonly CompiledFile[], outputs: readonly GeneratedFile[]): Promise<Diagnostic[]> {
+  const budgeted = emitted.flatMap((c) => (c.model?.tokenBudget ? [c.model] : []));
+  const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
+  if (budgeted.length === 0 || bundleFile === undefined) return [];
+  const bundle = JSON.parse(bundleFile.content) as SopBundle;
+  const [{ loadTokenCounter }, { budgetDiagnostics, uncheckedBudgetDiagnostic }] = await Promise.all([
+    import('./analyze/token-counter.js'),
+    import('./analyze/token-budgets.js'),
+  ]);
+  const counter = await loadTokenCounter();
+  return budgeted.flatMap((model) => {
+    if (!counter.ok) return [uncheckedBudgetDiagnostic(model, counter.error)];
+    const sop = bundle.agents[model.agent];
+    return sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count);
+  });
 }

@@ -7,6 +7,10 @@
  *
  * A folder without SOPs fails instead of building nothing: a build pointed at the wrong folder must not pass CI,
  * nor delete every generated file as an orphan. Nothing is written then.
+ *
+ * `--paths` (or `"paths": true` in sop.config.json) adds each agent's golden paths (`<agent>/paths.json`) to the
+ * output; `--report` prints what each agent costs in tokens (o200k) after the build, from the bundle it planned
+ * (or, when nothing changed, the one on disk). Only these load the path search or the tokenizer.
  */
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, watch } from 'node:fs';
 import { join } from 'node:path';
@@ -29,11 +33,16 @@ import { locateProject } from '../config.js';
 import { displayPath as display } from '../project-root.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { BUNDLE_PATH } from '../../generator/emit/bundle-plan.js';
+import type { GeneratedFile } from '../../generator/emit/emit-project.js';
+import type { AgentTokenReport } from '../../generator/analyze/token-report.js';
+import type { SopBundle } from '../../contract/compiled-sop.js';
 import { LIMITS } from '../../generator/limits.js';
 
 interface BuildOptions {
   readonly sopsDir: string;
   readonly outDir: string;
+  readonly paths: boolean;
+  readonly report: boolean;
   readonly check: boolean;
   readonly watch: boolean;
   readonly format: 'text' | 'json';
@@ -58,19 +67,21 @@ export async function runBuild(args: readonly string[]): Promise<number> {
         check: { type: 'boolean', default: false },
         watch: { type: 'boolean', default: false },
         format: { type: 'string', default: 'text' },
+        paths: { type: 'boolean', default: false },
+        report: { type: 'boolean', default: false },
       },
       allowPositionals: false,
     });
     void positionals;
     if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
     if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
-    const located = locateProject(process.cwd(), { sops: values.sops, out: values.out });
+    const located = locateProject(process.cwd(), { sops: values.sops, out: values.out, paths: values.paths });
     if (!located.ok) {
       process.stderr.write(`sop build: ${located.error}\n`);
       return 2;
     }
-    const { root, sopsDir, outDir } = located.paths;
-    options = { sopsDir, outDir, check: values.check, watch: values.watch, format: values.format, root };
+    const { root, sopsDir, outDir, paths } = located.paths;
+    options = { sopsDir, outDir, paths, report: values.report, check: values.check, watch: values.watch, format: values.format, root };
   } catch (error) {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
     return 2;
@@ -80,6 +91,15 @@ export async function runBuild(args: readonly string[]): Promise<number> {
       `sop build: no SOP folder at ${display(options.root, options.sopsDir)}/ (create it and add a SOP, or pass --sops DIR).\n`,
     );
     return 2;
+  }
+  if (options.report) {
+    // Asked for by name: say it cannot be done before building, rather than build and leave the report out.
+    const { loadTokenCounter } = await import('../../generator/analyze/token-counter.js');
+    const counter = await loadTokenCounter();
+    if (!counter.ok) {
+      process.stderr.write(`sop build --report: ${counter.error}\n`);
+      return 2;
+    }
   }
   if (options.watch) return watchLoop(options);
   return buildOnce(options, { useCache: !options.check });
@@ -123,12 +143,15 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
   }
   const sourceHashes = Object.fromEntries(sources.map((s) => [s.file, s.sourceHash]));
   const cacheFile = manifestPath(options.root, options.sopsDir, options.outDir);
-  const fingerprint = generatorFingerprint();
+  // The path fixtures are output too: a build that adds them is not the build that did not.
+  const fingerprint = `${generatorFingerprint()}${options.paths ? '+paths' : ''}`;
 
   if (useCache) {
     const manifest = readManifest(cacheFile);
     if (manifest && manifestMatches(manifest, fingerprint, sourceHashes, options.outDir)) {
-      report(options, sources, manifest.diagnostics, started, 'up to date (no SOP changed)', {});
+      const onDisk = readBundle(join(options.outDir, BUNDLE_PATH));
+      const tokens = await tokenSection(options, onDisk.ok ? onDisk.bundle : null);
+      report(options, sources, manifest.diagnostics, started, 'up to date (no SOP changed)', { tokens });
       return hasErrors(manifest.diagnostics) ? 1 : 0;
     }
   }
@@ -138,7 +161,9 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
   // Failed SOPs keep their last good version in the project files: the previous bundle holds it.
   const previous = readBundle(join(options.outDir, BUNDLE_PATH));
   const build = await buildProject(sources, { previous: previous.ok ? previous.bundle : null });
-  const comparison = compareOutputs(options.outDir, build.outputs, { complete: build.complete, keepAgents: build.failedAgents });
+  const outputs = options.paths ? await withPathFixtures(build.outputs) : build.outputs;
+  const comparison = compareOutputs(options.outDir, outputs, { complete: build.complete, keepAgents: build.failedAgents });
+  const tokens = await tokenSection(options, plannedBundle(outputs));
   const outDisplay = display(options.root, options.outDir);
 
   if (options.check) {
@@ -155,12 +180,13 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     report(options, sources, build.diagnostics, started, status, {
       failures: fresh ? [] : [outOfDate],
       extra: { stale: comparison.stale, missing: comparison.missing, orphaned: comparison.orphaned },
+      tokens,
     });
     return hasErrors(build.diagnostics) || !fresh ? 1 : 0;
   }
 
   const { writeOutputs } = await import('../../generator/write/write-outputs.js');
-  writeOutputs(options.outDir, build.outputs, comparison);
+  writeOutputs(options.outDir, outputs, comparison);
   const written = comparison.stale.length + comparison.missing.length;
   const failedNote = build.complete ? '' : '; files with errors were not emitted and their previous output was kept';
   report(
@@ -169,14 +195,16 @@ async function buildOnce(options: BuildOptions, { useCache }: { useCache: boolea
     build.diagnostics,
     started,
     `${written} file${written === 1 ? '' : 's'} written, ${comparison.unchanged.length} unchanged, ${comparison.orphaned.length} deleted${failedNote}`,
-    {},
+    { tokens },
   );
-  writeManifest(cacheFile, {
-    fingerprint,
-    sources: sourceHashes,
-    outputs: hashOutputs(options.outDir, listFiles(options.outDir), build.outputs),
-    diagnostics: build.diagnostics,
-  });
+  // A build that could not check a token budget is not replayed: installing the tokenizer must take effect.
+  if (!build.diagnostics.some((d) => d.code === 'SOP058'))
+    writeManifest(cacheFile, {
+      fingerprint,
+      sources: sourceHashes,
+      outputs: hashOutputs(options.outDir, listFiles(options.outDir), outputs),
+      diagnostics: build.diagnostics,
+    });
   return hasErrors(build.diagnostics) ? 1 : 0;
 }
 
@@ -186,9 +214,10 @@ function report(
   diagnostics: readonly Diagnostic[],
   started: number,
   status: string,
-  outcome: { readonly failures?: readonly string[]; readonly extra?: Record<string, unknown> },
+  outcome: { readonly failures?: readonly string[]; readonly extra?: Record<string, unknown>; readonly tokens?: TokenSection | null },
 ): void {
   const seconds = (performance.now() - started) / 1000;
+  const tokens = outcome.tokens ?? null;
   if (options.format === 'json') {
     const result = toValidationResult(diagnostics, {
       seconds,
@@ -196,17 +225,53 @@ function report(
       version: '1.0.0',
       now: new Date(),
       failures: outcome.failures ?? [],
-      extra: { files: sources.length, status_detail: status, ...outcome.extra },
+      extra: {
+        files: sources.length,
+        status_detail: status,
+        ...outcome.extra,
+        ...(tokens === null ? {} : { token_report: tokens.reports }),
+      },
     });
     process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
     return;
   }
+  if (tokens !== null) process.stdout.write(`${tokens.text}\n`);
   const color = process.stdout.isTTY === true && !process.env.NO_COLOR;
   const rendered = renderDiagnostics(diagnostics, { sources: new Map(sources.map((s) => [s.file, s.raw])), color });
   if (rendered) process.stdout.write(`${rendered}\n\n`);
   process.stdout.write(
     `sop build: ${sources.length} SOP${sources.length === 1 ? '' : 's'}, ${summarize(diagnostics)}; ${status} (${Math.round(seconds * 1000)} ms)\n`,
   );
+}
+
+interface TokenSection {
+  readonly reports: readonly AgentTokenReport[];
+  readonly text: string;
+}
+
+/** `--report`: the token counts of every agent of `bundle` (null without --report, or without a bundle). */
+async function tokenSection(options: BuildOptions, bundle: SopBundle | null): Promise<TokenSection | null> {
+  if (!options.report || bundle === null) return null;
+  const [{ loadTokenCounter }, { tokenReport }, { renderTokenReport }] = await Promise.all([
+    import('../../generator/analyze/token-counter.js'),
+    import('../../generator/analyze/token-report.js'),
+    import('../../generator/analyze/render-token-report.js'),
+  ]);
+  const counter = await loadTokenCounter();
+  if (!counter.ok) return null; // runBuild refused --report already
+  const reports = Object.values(bundle.agents).map((sop) => tokenReport(sop, counter.count));
+  return { reports, text: renderTokenReport(reports) };
+}
+
+/** The bundle among the planned outputs, or null when the build plans none. */
+function plannedBundle(outputs: readonly GeneratedFile[]): SopBundle | null {
+  const file = outputs.find((f) => f.path === BUNDLE_PATH);
+  return file === undefined ? null : (JSON.parse(file.content) as SopBundle);
+}
+
+async function withPathFixtures(outputs: readonly GeneratedFile[]): Promise<GeneratedFile[]> {
+  const { pathFixtures } = await import('../../generator/analyze/path-fixtures.js');
+  return [...outputs, ...pathFixtures(outputs)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 
 async function watchLoop(options: BuildOptions): Promise<number> {

@@ -274,7 +274,8 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
 
 /**
  * The moves the `it_helpdesk` SOP allows: the entry node (always), a hub on the path, a successor of the current
- * node. The server and the machine in `./machine.js` both follow this table.
+ * node, within the visit limits (then the escalation node). The server and the machine in `./machine.js` both
+ * follow this table.
  */
 export const TRANSITIONS: TransitionTable<NodeId> = {
   entry: 'INTAKE',
@@ -300,6 +301,10 @@ export const TRANSITIONS: TransitionTable<NodeId> = {
     MFA_ENROLL: ['CAN_SIGN_IN'],
     CLOSE_TICKET: ['DONE'],
     DONE: [],
+  },
+  limits: {
+    VERIFY: { max: 3, escalation: 'SECURITY_HOLD' },
+    RESET_PW: { max: 2, escalation: 'HANDOFF' },
   },
 };
 
@@ -467,7 +472,7 @@ export const AGENT_META: AgentMeta = {
 export const SOURCE_FILE: string = 'sops/it_helpdesk_password_reset.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:ee6262b21639f86cfcb8db82f93deed348bfe1686419e74fde212b11b9c4b528';
+export const SOURCE_HASH: string = 'sha256:9b121cd595d6653d868fadc5e8ac560545f4a6eb37fe0df6d98cae9d3c103aac';
 
 /** The `it_helpdesk` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {

@@ -1,8 +1,12 @@
 // @generated from sops/it_helpdesk_password_reset.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
 import { assign, setup } from 'xstate';
-import { enterPath } from 'sop-toolkit/contract';
+import { countVisit, enterPath, hasVisitsLeft } from 'sop-toolkit/contract';
+import type { Visits } from 'sop-toolkit/contract';
 import type { NodeId } from './ids.js';
+
+/** A limited node and its `max_visits`, as the escalation guards are given them. */
+export type UsedUp = { readonly node: NodeId; readonly max: number };
 
 /** Events of the `it_helpdesk` machine: `GOTO.<NodeId>` for every node a move can enter. */
 export type ItHelpdeskEvent =
@@ -27,28 +31,44 @@ export type ItHelpdeskEvent =
   | { type: 'GOTO.UNLOCK' }
   | { type: 'GOTO.VERIFY' };
 
-/** The context of the `it_helpdesk` machine: the path, as the server keeps it (entry node first, current node last). */
+/**
+ * The context of the `it_helpdesk` machine: the path (entry node first, current node last) and the visits to
+ * limited nodes, as the server keeps them.
+ */
 export interface ItHelpdeskContext {
   readonly path: readonly NodeId[];
+  readonly visits: Visits;
 }
 
 /**
  * The `it_helpdesk` SOP as an XState machine: one flat state per node (flowchart order); `GOTO.<NodeId>` moves
  * along each edge, to the entry node from anywhere, and to a hub while it is on the path; terminal nodes are
- * tagged.
+ * tagged. A node with a visit limit is entered only while it has visits left; once it has none, its escalation node
+ * is entered instead.
  */
 export const itHelpdeskMachine = setup({
   types: { context: {} as ItHelpdeskContext, events: {} as ItHelpdeskEvent, tags: {} as 'terminal' },
   guards: {
     onPath: ({ context, event }) => context.path.includes(event.type.slice(5) as NodeId),
+    withinLimit: ({ context, event }, params: { max: number }) =>
+      hasVisitsLeft(context.visits, event.type.slice(5) as NodeId, params.max),
+    onPathWithinLimit: ({ context, event }, params: { max: number }) =>
+      context.path.includes(event.type.slice(5) as NodeId) && hasVisitsLeft(context.visits, event.type.slice(5) as NodeId, params.max),
+    usedUp: ({ context }, params: { nodes: readonly UsedUp[] }) =>
+      params.nodes.some(({ node, max }) => !hasVisitsLeft(context.visits, node, max)),
+    onPathUsedUp: ({ context }, params: { nodes: readonly UsedUp[] }) =>
+      params.nodes.some(({ node, max }) => context.path.includes(node) && !hasVisitsLeft(context.visits, node, max)),
   },
   actions: {
-    enter: assign({ path: ({ context, event }) => enterPath(context.path, event.type.slice(5) as NodeId, 'INTAKE') }),
+    enter: assign({
+      path: ({ context, event }) => enterPath(context.path, event.type.slice(5) as NodeId, 'INTAKE'),
+      visits: ({ context, event }) => countVisit(context.visits, event.type.slice(5) as NodeId, ['VERIFY', 'RESET_PW']),
+    }),
   },
 }).createMachine({
   id: 'it_helpdesk',
   initial: 'INTAKE',
-  context: { path: ['INTAKE'] },
+  context: { path: ['INTAKE'], visits: {} },
   on: {
     'GOTO.INTAKE': { target: '.INTAKE', actions: 'enter' },
     'GOTO.TRIAGE': { target: '.TRIAGE', guard: 'onPath', actions: 'enter' },
@@ -63,8 +83,13 @@ export const itHelpdeskMachine = setup({
       description: 'Find employee in directory',
       meta: { type: 'cylinder' },
       on: {
-        'GOTO.VERIFY': { target: 'VERIFY', actions: 'enter' },
+        'GOTO.VERIFY': { target: 'VERIFY', guard: { type: 'withinLimit', params: { max: 3 } }, actions: 'enter' },
         'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no directory match', actions: 'enter' },
+        'GOTO.SECURITY_HOLD': {
+          target: 'SECURITY_HOLD',
+          guard: { type: 'usedUp', params: { nodes: [{ node: 'VERIFY', max: 3 }] } },
+          actions: 'enter',
+        },
       },
     },
     VERIFY: {
@@ -82,7 +107,12 @@ export const itHelpdeskMachine = setup({
       meta: { type: 'rhombus' },
       on: {
         'GOTO.TRIAGE': { target: 'TRIAGE', description: 'yes', actions: 'enter' },
-        'GOTO.VERIFY': { target: 'VERIFY', description: 'no: wrong code, attempts left', actions: 'enter' },
+        'GOTO.VERIFY': {
+          target: 'VERIFY',
+          description: 'no: wrong code, attempts left',
+          guard: { type: 'withinLimit', params: { max: 3 } },
+          actions: 'enter',
+        },
         'GOTO.SECURITY_HOLD': { target: 'SECURITY_HOLD', description: 'no: third wrong code', actions: 'enter' },
         'GOTO.HANDOFF': { target: 'HANDOFF', description: 'no: no access to recovery contact', actions: 'enter' },
       },
@@ -133,7 +163,12 @@ export const itHelpdeskMachine = setup({
       meta: { type: 'rhombus' },
       on: {
         'GOTO.UNLOCK': { target: 'UNLOCK', description: 'locked', actions: 'enter' },
-        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'active: password forgotten or expired', actions: 'enter' },
+        'GOTO.RESET_PW': {
+          target: 'RESET_PW',
+          description: 'active: password forgotten or expired',
+          guard: { type: 'withinLimit', params: { max: 2 } },
+          actions: 'enter',
+        },
         'GOTO.DENY_DISABLED': { target: 'DENY_DISABLED', description: 'disabled', actions: 'enter' },
         'GOTO.HANDOFF': { target: 'HANDOFF', description: 'admin or privileged account', actions: 'enter' },
       },
@@ -161,7 +196,17 @@ export const itHelpdeskMachine = setup({
       meta: { type: 'rhombus' },
       on: {
         'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', description: 'yes', actions: 'enter' },
-        'GOTO.RESET_PW': { target: 'RESET_PW', description: 'no', actions: 'enter' },
+        'GOTO.RESET_PW': {
+          target: 'RESET_PW',
+          description: 'no',
+          guard: { type: 'withinLimit', params: { max: 2 } },
+          actions: 'enter',
+        },
+        'GOTO.HANDOFF': {
+          target: 'HANDOFF',
+          guard: { type: 'usedUp', params: { nodes: [{ node: 'RESET_PW', max: 2 }] } },
+          actions: 'enter',
+        },
       },
     },
     CAN_SIGN_IN: {
@@ -180,9 +225,15 @@ export const itHelpdeskMachine = setup({
           target: 'RESET_PW',
           description: 'link expired or not received',
           meta: { style: 'dotted' },
+          guard: { type: 'withinLimit', params: { max: 2 } },
           actions: 'enter',
         },
         'GOTO.CAN_SIGN_IN': { target: 'CAN_SIGN_IN', actions: 'enter' },
+        'GOTO.HANDOFF': {
+          target: 'HANDOFF',
+          guard: { type: 'usedUp', params: { nodes: [{ node: 'RESET_PW', max: 2 }] } },
+          actions: 'enter',
+        },
       },
     },
     MFA_ENROLL: {

@@ -1,6 +1,6 @@
 // @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import type { AgentMeta, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
+import type { AgentMeta, CompiledPolicy, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
 import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';
 import type { NodeId, Successors, ToolName } from './ids.js';
 
@@ -264,7 +264,7 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '- If user gives a different reason, politely explain only these two are accepted\n' +
       '- Do not suggest which reason to pick\n' +
       '- If user is unsure, offer to help with return or exchange instead',
-    tools: ['cancel_pending_order'],
+    tools: [],
     examples: [
       {
         user: 'I want to cancel order 123',
@@ -403,7 +403,7 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '- Remind user to confirm ALL items\n' +
       '- No new order needed\n' +
       '- Compute the price difference with `calculate`',
-    tools: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
+    tools: ['get_product_details', 'get_user_details', 'calculate'],
     examples: [
       {
         user: 'I want to swap my tablet for a different one',
@@ -450,7 +450,7 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   END_INFO: [],
   IS_PENDING_C: [],
   DENY_CANCEL: [],
-  COLLECT_CANCEL: ['cancel_pending_order'],
+  COLLECT_CANCEL: [],
   DO_CANCEL: ['calculate', 'cancel_pending_order'],
   END_CANCEL: [],
   IS_PENDING_M: [],
@@ -472,7 +472,7 @@ export const TOOLS_BY_NODE: { readonly [K in NodeId]: readonly ToolName[] } = {
   END_RETURN: [],
   IS_DELIVERED_E: [],
   DENY_EXCH: [],
-  COLLECT_EXCH: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
+  COLLECT_EXCH: ['get_product_details', 'get_user_details', 'calculate'],
   DO_EXCH: ['exchange_delivered_order_items'],
   END_EXCH: [],
   DO_USER_ADDR: ['modify_user_address'],
@@ -529,6 +529,87 @@ export const TRANSITIONS: TransitionTable<NodeId> = {
     END_UADDR: [],
   },
 };
+
+/**
+ * The policies of the `retail_customer_support` SOP, resolved to node ids: `sop build` proved each over every path;
+ * `sop replay` checks conversations against them.
+ */
+export const POLICIES: readonly CompiledPolicy<NodeId, ToolName>[] = [
+  {
+    id: 'authenticate_first',
+    description: 'No request is handled before the user is authenticated.',
+    severity: 'error',
+    guards: [
+      'ROUTE',
+      'INFO',
+      'CHK_CANCEL',
+      'CHK_MOD',
+      'CHK_RETURN',
+      'CHK_EXCH',
+      'COLLECT_USER_ADDR',
+      'ESCALATE_HUMAN',
+      'END_INFO',
+      'IS_PENDING_C',
+      'DENY_CANCEL',
+      'COLLECT_CANCEL',
+      'DO_CANCEL',
+      'END_CANCEL',
+      'IS_PENDING_M',
+      'DENY_MOD',
+      'COLLECT_MOD_ADDR',
+      'MOD_TYPE',
+      'DO_MOD_ADDR',
+      'END_MOD',
+      'COLLECT_MOD_ITEMS',
+      'COLLECT_MOD_PAY',
+      'DO_MOD_ITEMS',
+      'IS_GC_OK',
+      'DENY_PAY',
+      'DO_MOD_PAY',
+      'IS_DELIVERED_R',
+      'DENY_RETURN',
+      'COLLECT_RETURN',
+      'DO_RETURN',
+      'END_RETURN',
+      'IS_DELIVERED_E',
+      'DENY_EXCH',
+      'COLLECT_EXCH',
+      'DO_EXCH',
+      'END_EXCH',
+      'DO_USER_ADDR',
+      'END_UADDR',
+    ],
+    tools: [],
+    passes: ['AUTH'],
+    confirmation: null,
+  },
+  {
+    id: 'status_checked_before_changes',
+    description: 'An order is changed only after its status was read and decided on.',
+    severity: 'error',
+    guards: ['DO_CANCEL', 'DO_MOD_ADDR', 'DO_MOD_ITEMS', 'DO_MOD_PAY', 'DO_RETURN', 'DO_EXCH'],
+    tools: [],
+    passes: ['IS_PENDING_C', 'IS_PENDING_M', 'IS_DELIVERED_R', 'IS_DELIVERED_E'],
+    confirmation: null,
+  },
+  {
+    id: 'confirm_before_changes',
+    description: 'Every change waits for the user\'s explicit "yes" at its confirmation step.',
+    severity: 'error',
+    guards: ['DO_CANCEL', 'DO_MOD_ADDR', 'DO_MOD_ITEMS', 'DO_MOD_PAY', 'DO_RETURN', 'DO_EXCH', 'DO_USER_ADDR'],
+    tools: [
+      'cancel_pending_order',
+      'modify_pending_order_address',
+      'modify_pending_order_items',
+      'modify_pending_order_payment',
+      'modify_user_address',
+      'return_delivered_order_items',
+      'exchange_delivered_order_items',
+    ],
+    passes: ['DO_CANCEL', 'DO_MOD_ADDR', 'DO_MOD_ITEMS', 'DO_MOD_PAY', 'DO_RETURN', 'DO_EXCH', 'DO_USER_ADDR'],
+    confirmation: '^\\W*(yes|yeah|yep|yup|sure|correct|confirm(ed)?|i confirm|go ahead|please do|please proceed|proceed|do it)\\b(?!\\W*(but|wait|hold|first|not|no)\\b)',
+  },
+];
 
 /** The system prompt of the `retail_customer_support` SOP: every section before `## Node Prompts`, as written. */
 export const SYSTEM_PROMPT: string = '## Role\n' +
@@ -749,7 +830,7 @@ export const AGENT_META: AgentMeta = {
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:a35b3ab2df0c456d16bc798f6596d8b96498f39ed4f178ec785bbad3b6e22051';
+export const SOURCE_HASH: string = 'sha256:4b1af1661c1099cb9c7ee3d70f7dcdbb6083089856311627be4f1867970183b6';
 
 /** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {
@@ -768,4 +849,5 @@ export const SOP: CompiledSop<NodeId, ToolName> = {
   systemPrompt: SYSTEM_PROMPT,
   systemPromptSections: SYSTEM_PROMPT_SECTIONS,
   flowchart: FLOWCHART,
+  policies: POLICIES,
 };

@@ -1,5 +1,6 @@
 /**
- * Checks the shape of the flowchart: every node is reachable from the entry node, every node can still reach
+ * Checks the shape of the flowchart: every node is reachable from the entry node (along edges, or the escalation
+ * moves of visit limits), every node can still reach
  * a terminal node (no traps), and decision (rhombus) nodes branch: at least two outgoing edges, each with a
  * label so the agent knows which branch to take.
  */
@@ -7,6 +8,7 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import { escalationMoves, resolveVisitLimits } from '../model/visit-limits.js';
 
 export function checkGraph(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   const file = model.file;
@@ -24,7 +26,12 @@ export function checkGraph(model: SopModel, facts: GraphFacts, sink: DiagnosticS
   }
 
   if (isNode.has(model.entryNode)) {
-    const reached = reach([model.entryNode], (id) => facts.successors.get(id) ?? []);
+    // A node that only an escalation move leads to (a visit limit's `escalate_to`) is reached by runs all the same.
+    const escalations = new Map<string, string[]>();
+    const anywhere = new Set([model.entryNode, ...model.hubs.map((h) => h.id)]);
+    for (const move of escalationMoves(resolveVisitLimits(model), facts.successors, anywhere))
+      escalations.set(move.from, [...(escalations.get(move.from) ?? []), move.to]);
+    const reached = reach([model.entryNode], (id) => [...(facts.successors.get(id) ?? []), ...(escalations.get(id) ?? [])]);
     unreachable(model, facts, reached, predecessors, sink);
   }
 

@@ -2,10 +2,14 @@
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { checkGraph } from './check-graph.js';
+import { checkPolicies } from './check-policies.js';
 import { checkNodeIds, checkReferences } from './check-references.js';
+import { checkVisitLimits } from './check-visit-limits.js';
 
 export function checkSop(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   checkNodeIds(model, sink);
   checkReferences(model, sink);
   checkGraph(model, facts, sink);
+  checkVisitLimits(model, sink);
+  checkPolicies(model, facts, sink);
 }

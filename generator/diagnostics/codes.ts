@@ -6,12 +6,22 @@
  *
  * Codes are stable: tools and CI annotations key on them, so a code is never renumbered or reused for another
  * meaning. Ranges: SOP00x frontmatter, SOP01x sections and the flowchart, SOP02x node prompts, SOP03x graph
- * consistency, SOP04x graph quality, SOP09x the compiler itself (its limits, its own failures).
+ * consistency, SOP04x graph quality, SOP05x adherence (visit limits, policies, token budgets), SOP09x the compiler
+ * itself (its limits, its own failures).
  */
 import type { Severity } from './diagnostic.js';
 
 /** Sections of `docs/sop-format.md` (their GitHub anchors); a test checks each one exists. */
-export type DocsSection = 'frontmatter' | 'sections' | 'the-flowchart' | 'node-prompts' | 'diagnostics' | 'compiler-limits';
+export type DocsSection =
+  | 'frontmatter'
+  | 'sections'
+  | 'the-flowchart'
+  | 'node-prompts'
+  | 'visit-limits'
+  | 'policies'
+  | 'token-budgets'
+  | 'diagnostics'
+  | 'compiler-limits';
 
 export interface CodeInfo {
   readonly severity: Severity;
@@ -221,6 +231,63 @@ export const DIAGNOSTIC_CODES = {
     title: 'A node only ever appears as a bare id and looks like a typo of another node.',
     remediation: 'Correct the id to the node meant (the message names it), or declare the node with a label `ID[...]`.',
     docs: 'the-flowchart',
+  },
+  // Adherence: visit limits, policies, token budgets
+  SOP050: {
+    severity: 'error',
+    title: 'An escalation node (`escalation_node`, `escalate_to`) is not a node of the flowchart.',
+    remediation: 'Name the node a run goes to when a node has used up its visits; the message names the closest node id.',
+    docs: 'visit-limits',
+  },
+  SOP051: {
+    severity: 'error',
+    title: 'A node has `max_visits` but no escalation node.',
+    remediation: 'Add `escalate_to: NODE` next to `max_visits`, or `escalation_node: NODE` to the frontmatter.',
+    docs: 'visit-limits',
+  },
+  SOP052: {
+    severity: 'error',
+    title: 'An escalation node has a visit limit of its own: a run that used up both would have nowhere to go.',
+    remediation: 'Remove `max_visits` from the escalation node, or escalate to another node.',
+    docs: 'visit-limits',
+  },
+  SOP053: {
+    severity: 'warning',
+    title: '`escalate_to` without `max_visits` has no effect.',
+    remediation: 'Add `max_visits: N` to the node, or remove `escalate_to`.',
+    docs: 'visit-limits',
+  },
+  SOP054: {
+    severity: 'error',
+    title: 'A policy names a node, pattern or tool that matches nothing, or guards no node.',
+    remediation: 'Correct the name (the message names the closest one), or remove it from the policy.',
+    docs: 'policies',
+  },
+  SOP055: {
+    severity: 'error',
+    title: 'A policy does not hold: a path from the entry node reaches a guarded node without passing a required one.',
+    remediation:
+      'Change the flowchart so the path shown passes a required node first (or stop offering the tool at the node it reaches), or correct the policy.',
+    docs: 'policies',
+  },
+  SOP056: {
+    severity: 'error',
+    title: "A policy's `confirmation` is not a valid regular expression, or has no tools to confirm.",
+    remediation:
+      'Write `confirmation: true` or a JavaScript regular expression, and name the tools it confirms in `every_path_to: {tools: [...]}`.',
+    docs: 'policies',
+  },
+  SOP057: {
+    severity: 'warning',
+    title: 'A prompt or `goto_node` answer is over its `token_budget`.',
+    remediation: 'Shorten the text shown (or its examples), or raise the budget; `sop build --report` lists every count.',
+    docs: 'token-budgets',
+  },
+  SOP058: {
+    severity: 'warning',
+    title: 'A `token_budget` was not checked: the optional package gpt-tokenizer is not installed.',
+    remediation: 'Install it beside the toolkit (`npm install --save-dev gpt-tokenizer@4`), or remove the budget.',
+    docs: 'token-budgets',
   },
   // The compiler itself
   SOP090: {

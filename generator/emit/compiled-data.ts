@@ -40,6 +40,7 @@ export function compiledSopOf(outline: SopOutline): CompiledSop {
     systemPrompt: model.systemPrompt,
     systemPromptSections: model.systemPromptSections.map((s) => s.heading),
     flowchart: model.flowchart,
+    ...(outline.policies.length === 0 ? {} : { policies: outline.policies }),
   };
 }
 
@@ -48,6 +49,9 @@ export function transitionTableOf(outline: SopOutline): TransitionTable {
     entry: outline.model.entryNode,
     hubs: outline.hubs,
     successors: objectOf(outline.nodeIds.map((id) => [id, outline.successors.get(id) ?? []])),
+    ...(outline.limits.length === 0
+      ? {}
+      : { limits: objectOf(outline.limits.map((limit) => [limit.node, { max: limit.max, escalation: limit.escalation }])) }),
   };
 }
 

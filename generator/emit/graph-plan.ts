@@ -25,7 +25,15 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
   const idExports = [...ID_VALUE_EXPORTS.map((name) => ({ name })), ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true }))];
 
   const statements: StatementStructures[] = [
-    importTypes(CONTRACT_MODULE, ['AgentMeta', 'CompiledSop', 'EdgeTable', 'NodePrompt', 'SopNode', 'TransitionTable']),
+    importTypes(CONTRACT_MODULE, [
+      'AgentMeta',
+      ...(data.policies === undefined ? [] : ['CompiledPolicy']),
+      'CompiledSop',
+      'EdgeTable',
+      'NodePrompt',
+      'SopNode',
+      'TransitionTable',
+    ]),
     importValues(ids, ID_VALUE_EXPORTS),
     importTypes(ids, ['NodeId', 'Successors', 'ToolName']),
     reExport(
@@ -70,15 +78,29 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
     constStatement({
       name: 'TRANSITIONS',
       doc:
-        `The moves ${sop} allows: the entry node (always), a hub on the path, a successor of the current node. ` +
+        `The moves ${sop} allows: the entry node (always), a hub on the path, a successor of the current node` +
+        `${data.transitions.limits === undefined ? '' : ', within the visit limits (then the escalation node)'}. ` +
         'The server and the machine in `./machine.js` both follow this table.',
       type: 'TransitionTable<NodeId>',
       value: block({
         entry: data.transitions.entry,
         hubs: data.transitions.hubs,
         successors: block(byNode((id) => data.transitions.successors[id] ?? [])),
+        ...(data.transitions.limits === undefined
+          ? {}
+          : { limits: block(Object.fromEntries(Object.entries(data.transitions.limits).map(([id, limit]) => [id, { ...limit! }]))) }),
       }),
     }),
+    ...(data.policies === undefined
+      ? []
+      : [
+          constStatement({
+            name: 'POLICIES',
+            doc: `The policies of ${sop}, resolved to node ids: \`sop build\` proved each over every path; \`sop replay\` checks conversations against them.`,
+            type: 'readonly CompiledPolicy<NodeId, ToolName>[]',
+            value: data.policies.map((policy) => block({ ...policy })),
+          }),
+        ]),
     constStatement({
       name: 'SYSTEM_PROMPT',
       doc: `The system prompt of ${sop}: every section before \`## Node Prompts\`, as written.`,
@@ -141,6 +163,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
         systemPrompt: code('SYSTEM_PROMPT'),
         systemPromptSections: code('SYSTEM_PROMPT_SECTIONS'),
         flowchart: code('FLOWCHART'),
+        ...(data.policies === undefined ? {} : { policies: code('POLICIES') }),
       }),
     }),
   ];

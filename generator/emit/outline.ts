@@ -3,8 +3,11 @@
  * list, edges grouped by node, machine events), with the invariants a checked model guarantees asserted
  * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
  */
+import type { CompiledPolicy } from '../../contract/compiled-sop.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from '../model/naming.js';
+import { resolveSelector } from '../model/policy-selectors.js';
+import { type ResolvedLimit, resolveVisitLimits } from '../model/visit-limits.js';
 import type { EdgeLike } from './transitions.js';
 
 /**
@@ -53,8 +56,12 @@ export interface SopOutline extends AgentNames {
   readonly edgesByNode: ReadonlyMap<string, readonly EdgeLike[]>;
   /** Every node, its allowed tools (deduplicated, in the order the prompt lists them). */
   readonly toolsByNode: ReadonlyMap<string, readonly string[]>;
-  /** Nodes some move can enter (edge targets, the entry node, the hubs), sorted: one `GOTO.<id>` event each. */
+  /** Nodes some move can enter (edge targets, the entry node, the hubs, escalation nodes), sorted: one `GOTO.<id>` event each. */
   readonly eventTargets: readonly string[];
+  /** Nodes with `max_visits`, in flowchart order, with their escalation node. */
+  readonly limits: readonly ResolvedLimit[];
+  /** The policies, resolved to node ids, in frontmatter order. */
+  readonly policies: readonly CompiledPolicy[];
 }
 
 const AGENT_NAME = /^[a-z][a-z0-9_]*$/;
@@ -94,6 +101,20 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
   }
   const toolNames = [...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))])];
 
+  const limits = resolveVisitLimits(model);
+  const selectors = { nodeIds, toolsByNode, terminals: terminal };
+  const policies = model.policies.map(
+    (policy): CompiledPolicy => ({
+      id: policy.id,
+      description: policy.description,
+      severity: policy.severity,
+      guards: resolveSelector(policy.everyPathTo, selectors).nodes,
+      tools: [...new Set(policy.everyPathTo.tools.map((t) => t.name))],
+      passes: resolveSelector(policy.passes, selectors).nodes,
+      confirmation: policy.confirmation?.pattern ?? null,
+    }),
+  );
+
   return {
     ...agentNames(model.agent, model.file),
     model,
@@ -105,6 +126,10 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     successors,
     edgesByNode,
     toolsByNode,
-    eventTargets: [...new Set([...model.edges.map((e) => e.to), model.entryNode, ...model.hubs.map((h) => h.id)])].sort(compareCodeUnits),
+    eventTargets: [
+      ...new Set([...model.edges.map((e) => e.to), model.entryNode, ...model.hubs.map((h) => h.id), ...limits.map((l) => l.escalation)]),
+    ].sort(compareCodeUnits),
+    limits,
+    policies,
   };
 }

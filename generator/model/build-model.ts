@@ -7,6 +7,7 @@ import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/d
 import { LIMITS } from '../limits.js';
 import type { ParsedSop } from '../parse/parse-sop.js';
 import { flowchartGraph } from './flowchart-graph.js';
+import { escalationNodeOf, policiesOf, tokenBudgetOf } from './policy-model.js';
 import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
 
 /** The model of a parsed file (null when it is too broken to model); the diagnostics found go to `sink`. */
@@ -45,6 +46,9 @@ export function buildModel(parsed: ParsedSop, sourceHash: string, sink: Diagnost
     systemPrompt,
     flowchart: flowchart.source,
     flowchartSpan: flowchart.span,
+    escalationNode: escalationNodeOf(fm, yaml),
+    policies: policiesOf(fm, yaml),
+    tokenBudget: tokenBudgetOf(fm, yaml),
   };
   return model;
 }

@@ -5,6 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
+import type { ParsedVisitLimit } from '../parse/node-prompts.js';
 import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
 export interface ModelNode {
@@ -29,6 +30,9 @@ export interface ModelEdge {
   readonly span: SourceSpan;
 }
 
+/** A node's `max_visits` (node yaml), with its own escalation node (`escalate_to`) or null for the SOP's. */
+export type ModelVisitLimit = ParsedVisitLimit;
+
 export interface ModelPrompt {
   readonly nodeId: string;
   readonly prompt: string;
@@ -36,6 +40,53 @@ export interface ModelPrompt {
   readonly examples: readonly SopExample[];
   /** The `### NODE_ID` heading, or the key in the `node_prompts:` map. */
   readonly span: SourceSpan;
+  readonly visitLimit: ModelVisitLimit | null;
+  /** `escalate_to` written without `max_visits` (it has no effect; the checker says so). */
+  readonly strayEscalateTo: SourceSpan | null;
+}
+
+/** A node id or a `*` pattern (`DO_*`) of a policy selector, where it is written. */
+export interface ModelPattern {
+  readonly pattern: string;
+  readonly span: SourceSpan;
+}
+
+/**
+ * A set of nodes a policy names (`every_path_to`, `passes`): the nodes matching `nodes`, the nodes whose `tools`
+ * list one of `tools`, and the terminal nodes with `terminals`, together (every node when none of the three is
+ * given), minus those matching `except`.
+ */
+export interface ModelSelector {
+  readonly span: SourceSpan;
+  readonly nodes: readonly ModelPattern[];
+  readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[];
+  readonly terminals: boolean;
+  readonly except: readonly ModelPattern[];
+}
+
+/** A frontmatter policy: every path from the entry node to a node of `everyPathTo` passes a node of `passes`. */
+export interface ModelPolicy {
+  readonly id: string;
+  /** The policy's key in `policies:`. */
+  readonly span: SourceSpan;
+  readonly description: string | null;
+  readonly severity: 'error' | 'warning';
+  readonly everyPathTo: ModelSelector;
+  readonly passes: ModelSelector;
+  /** The user's confirmation pattern when the `passes` nodes are confirmation steps. */
+  readonly confirmation: { readonly pattern: string; readonly span: SourceSpan } | null;
+}
+
+/** A budget of `token_budget` (o200k tokens), where it is written. */
+export interface ModelBudget {
+  readonly limit: number;
+  readonly span: SourceSpan;
+}
+
+export interface ModelTokenBudget {
+  readonly nodePrompt: ModelBudget | null;
+  readonly systemPrompt: ModelBudget | null;
+  readonly gotoAnswer: ModelBudget | null;
 }
 
 export interface ModelSection {
@@ -70,6 +121,10 @@ export interface SopModel {
   /** The Mermaid block's source as written. */
   readonly flowchart: string;
   readonly flowchartSpan: SourceSpan;
+  /** Where a node that used up its `max_visits` escalates to, unless it names its own (`escalate_to`). */
+  readonly escalationNode: { readonly id: string; readonly span: SourceSpan } | null;
+  readonly policies: readonly ModelPolicy[];
+  readonly tokenBudget: ModelTokenBudget | null;
 }
 
 /** Facts derived from the model's nodes and edges, shared by the checks, the emitters and `inspect`. */

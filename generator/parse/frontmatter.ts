@@ -13,6 +13,26 @@ import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
 
 const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must match [a-z][a-z0-9_]* (lowercase, digits, underscores)');
 const nodeId = z.string().min(1);
+/** One node id or `*` pattern, or a list of them. */
+const nodePatterns = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1));
+/** A policy's node set: node ids or patterns (a string or a list), or a map of `nodes`, `tools`, `terminals`, `except`. */
+const selector = z.preprocess(
+  (v) => (typeof v === 'string' || Array.isArray(v) ? { nodes: v } : v),
+  z.strictObject({
+    nodes: nodePatterns.optional(),
+    tools: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1)).optional(),
+    terminals: z.literal(true).optional(),
+    except: nodePatterns.optional(),
+  }),
+);
+const policy = z.strictObject({
+  description: z.string().optional(),
+  every_path_to: selector,
+  passes: selector,
+  confirmation: z.union([z.literal(true), z.string().min(1)]).optional(),
+  severity: z.enum(['error', 'warning']).optional(),
+});
+const tokens = z.number().int().positive();
 
 export const frontmatterSchema = z.object({
   agent: identifier,
@@ -39,6 +59,11 @@ export const frontmatterSchema = z.object({
     )
     .optional(),
   tools: z.array(z.string().min(1)),
+  escalation_node: nodeId.optional(),
+  policies: z.record(identifier, policy).optional(),
+  token_budget: z
+    .strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() })
+    .optional(),
 });
 
 export type Frontmatter = z.output<typeof frontmatterSchema>;
@@ -150,6 +175,12 @@ function remediationFor(path: readonly (string | number)[]): string | undefined 
       return 'Use a list of node ids, e.g. `hubs: [ROUTE]`.';
     case 'mcp_servers':
       return 'Each server needs a `name`, and a `url` or a `command`.';
+    case 'escalation_node':
+      return 'Name the node a node that used up its `max_visits` escalates to, e.g. `escalation_node: ESCALATE_HUMAN`.';
+    case 'policies':
+      return 'Write `policies:` as a map from a lowercase id to `{every_path_to, passes}` (optional: description, confirmation, severity); see "Policies" in docs/sop-format.md.';
+    case 'token_budget':
+      return 'Use `token_budget: {node_prompt: N, system_prompt: N, goto_answer: N}` with whole numbers of tokens (any of the three).';
     default:
       return undefined;
   }

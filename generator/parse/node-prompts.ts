@@ -1,8 +1,9 @@
 /**
  * Reads `## Node Prompts` in either accepted form:
- *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples) and the
- *    prompt text after it, kept as written and trimmed;
- *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, prompt}.
+ *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples, max_visits,
+ *    escalate_to) and the prompt text after it, kept as written and trimmed;
+ *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, max_visits,
+ *    escalate_to, prompt}.
  * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file. A section
  * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
@@ -17,12 +18,21 @@ import { codeContentStart, headingText, spanOf, type MarkdownSection } from './m
 import type { SourceText } from './source-text.js';
 import { parseYamlBlock, type YamlBlock, type YamlProblem } from './yaml-block.js';
 
+/** A node's `max_visits`, with its own escalation node (`escalate_to`) or null for the SOP's `escalation_node`. */
+export interface ParsedVisitLimit {
+  readonly max: number;
+  readonly span: SourceSpan;
+  readonly escalateTo: { readonly id: string; readonly span: SourceSpan } | null;
+}
+
 export interface ParsedPrompt {
   readonly nodeId: string;
   readonly span: SourceSpan;
   readonly prompt: string;
   readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[];
   readonly examples: readonly SopExample[];
+  readonly visitLimit: ParsedVisitLimit | null;
+  readonly strayEscalateTo: SourceSpan | null;
 }
 
 export interface NodePromptsResult {
@@ -34,6 +44,8 @@ const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
 const metaShape = {
   tools: z.array(z.string().min(1)).optional(),
   examples: z.array(exampleSchema).optional(),
+  max_visits: z.number().int().min(1).optional(),
+  escalate_to: z.string().min(1).optional(),
 };
 const headingMetaSchema = z.object(metaShape);
 const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() });
@@ -78,20 +90,20 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
     const end = j < children.length ? children[j]!.start.offset : section.end;
     const first = j > i + 1 ? children[i + 1] : undefined;
     let textStart = heading.end.offset;
-    let tools: ParsedPrompt['tools'] = [];
-    let examples: readonly SopExample[] = [];
+    let meta: Meta | null = null;
     if (first?.kind === 'code' && first.lang === 'yaml') {
       textStart = first.end.offset;
       const at = codeContentStart(first);
-      const meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink);
-      if (meta) ({ tools, examples } = meta);
+      meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink);
     }
     prompts.push({
       nodeId: headingText(heading),
       span: spanOf(heading),
       prompt: source.text.slice(textStart, end).trim(),
-      tools,
-      examples,
+      tools: meta?.tools ?? [],
+      examples: meta?.examples ?? [],
+      visitLimit: meta?.visitLimit ?? null,
+      strayEscalateTo: meta?.strayEscalateTo ?? null,
     });
   }
   return { form: 'headings', prompts };
@@ -158,6 +170,8 @@ function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink):
       prompt: (meta?.prompt ?? '').trim(),
       tools: meta?.tools ?? [],
       examples: meta?.examples ?? [],
+      visitLimit: meta?.visitLimit ?? null,
+      strayEscalateTo: meta?.strayEscalateTo ?? null,
     });
   }
   return { form: 'yaml-map', prompts };
@@ -173,6 +187,8 @@ function yamlProblem(file: string, problem: YamlProblem, what: string): Diagnost
 interface Meta {
   readonly tools: ParsedPrompt['tools'];
   readonly examples: readonly SopExample[];
+  readonly visitLimit: ParsedVisitLimit | null;
+  readonly strayEscalateTo: SourceSpan | null;
   readonly prompt?: string;
 }
 
@@ -227,10 +243,13 @@ function readMetaValue(
     }
     return null;
   }
-  const data = parsed.data as { tools?: string[]; examples?: SopExample[]; prompt?: string };
+  const data = parsed.data as { tools?: string[]; examples?: SopExample[]; max_visits?: number; escalate_to?: string; prompt?: string };
+  const escalateTo = data.escalate_to === undefined ? null : { id: data.escalate_to, span: block.spanOf([...path, 'escalate_to']) };
   return {
     tools: (data.tools ?? []).map((name, i) => ({ name, span: block.spanOf([...path, 'tools', i]) })),
     examples: data.examples ?? [],
+    visitLimit: data.max_visits === undefined ? null : { max: data.max_visits, span: block.spanOf([...path, 'max_visits']), escalateTo },
+    strayEscalateTo: data.max_visits === undefined && escalateTo !== null ? escalateTo.span : null,
     ...(data.prompt !== undefined ? { prompt: data.prompt } : {}),
   };
 }

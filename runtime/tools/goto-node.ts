@@ -11,12 +11,15 @@
  *     prepared JSON and the path's, byte-identical to `JSON.stringify` of the answer;
  *   - an illegal move: a normal result (not `isError`), `valid: false` with `valid_next`, as in the seed: it
  *     is navigation feedback the agent acts on, not a failure of the call;
+ *   - a move into a node whose visit limit (`max_visits`) is used up: refused the same way, with an `error`
+ *     that names the node, its limit and the escalation node, and `escalate_to` (also in `valid_next`);
  *   - an unknown node id: `isError: true`.
- * Refused moves leave the run's state untouched. The reminder names only todos still open: a todo already
+ * A legal move counts a visit to a limited node in the run's `visits`, committed with the move, so the count
+ * holds across instances and restarts. Refused moves leave the run's state untouched. The reminder names only todos still open: a todo already
  * completed needs no reminder.
  */
 import { z } from 'zod';
-import { legalTargets, nextPath } from '../../contract/transitions.js';
+import { decideMove, legalTargets, type MoveRefusal } from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
@@ -60,6 +63,7 @@ const refusalAnswerSchema = z.object({
   error: z.string(),
   current_node: z.string().nullable(),
   valid_next: z.array(z.string()),
+  escalate_to: z.string().optional().describe('The escalation node, when the target has used up its visits (max_visits).'),
 });
 
 /** A legal move. Its `node` and `edges` are the prepared, frozen objects shared by every run. */
@@ -79,11 +83,12 @@ export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeI
   const targetId = input.node_id;
   const target = agent.nodes.get(targetId);
   if (target === undefined) return unknownNode(agent, state, targetId);
-  const path = nextPath(agent.transitions, state.path, targetId);
-  if (path === null) return { answer: refusal(agent, state, targetId), state, isError: false, outcome: 'refused' };
+  const verdict = decideMove(agent.transitions, state.path, targetId, state.visits);
+  if (!verdict.ok) return { answer: refusal(agent, state, targetId, verdict), state, isError: false, outcome: 'refused' };
 
+  const { path, visits } = verdict;
   const pathJson = JSON.stringify(path);
-  const next = path === state.path ? state : { ...state, path };
+  const next = path === state.path && visits === state.visits ? state : { ...state, path, visits };
   if (target.terminal && state.todos.some((todo) => todo.completion_node === targetId && todo.status !== 'completed')) {
     const reminder = todoReminder(targetId);
     return {
@@ -105,20 +110,28 @@ export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeI
 
 /** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
 export function validNext(agent: PreparedAgent, state: RunState): string[] {
-  return legalTargets(agent.transitions, state.path);
+  return legalTargets(agent.transitions, state.path, state.visits);
 }
 
 export function todoReminder(nodeId: string): string {
   return `Reached completion node ${nodeId}. Update todos and proceed to next task.`;
 }
 
-function refusal(agent: PreparedAgent, state: RunState, targetId: string): RefusalAnswer {
+function refusal(agent: PreparedAgent, state: RunState, targetId: string, verdict: MoveRefusal): RefusalAnswer {
   const current = state.path.at(-1) ?? null;
+  const valid_next = validNext(agent, state);
+  if (verdict.reason === 'visit-limit') {
+    const times = verdict.max === 1 ? 'once' : `${verdict.max} times`;
+    const error =
+      `Cannot reach ${targetId} from ${current ?? 'the start'}: ${targetId} has been visited ${times}, its limit (max_visits: ${verdict.max}). ` +
+      `Go to ${verdict.escalation}, the escalation node.`;
+    return { valid: false, error, current_node: current, valid_next, escalate_to: verdict.escalation };
+  }
   const error =
     current === null
       ? `Cannot reach ${targetId} before the conversation has started: go to ${agent.entryNode} first`
       : `Cannot reach ${targetId} from ${current}`;
-  return { valid: false, error, current_node: current, valid_next: validNext(agent, state) };
+  return { valid: false, error, current_node: current, valid_next };
 }
 
 function unknownNode(agent: PreparedAgent, state: RunState, targetId: string): ToolOutcome<ErrorAnswer> {

@@ -26,13 +26,14 @@ function git(cwd: string, ...args: string[]): string {
   return r.stdout;
 }
 
-/** A repository holding this project's SOPs and their generated output, cloned with core.autocrlf=true. */
+/** A repository holding this project's SOPs, config and generated output, cloned with core.autocrlf=true. */
 function crlfClone(withAttributes: boolean): string {
   const origin = join(dir, 'origin');
   mkdirSync(origin);
   writeFileSync(join(origin, 'package.json'), '{ "name": "app", "private": true }\n');
   cpSync(join(PROJECT_ROOT, 'sops'), join(origin, 'sops'), { recursive: true });
   cpSync(join(PROJECT_ROOT, 'generated'), join(origin, 'generated'), { recursive: true });
+  cpSync(join(PROJECT_ROOT, 'sop.config.json'), join(origin, 'sop.config.json'));
   if (withAttributes) cpSync(join(PROJECT_ROOT, '.gitattributes'), join(origin, '.gitattributes'));
   git(origin, 'init', '-q');
   git(origin, '-c', 'core.autocrlf=false', 'add', '.');

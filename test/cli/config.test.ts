@@ -17,6 +17,8 @@ describe('parseConfig', () => {
     ['{}', DEFAULT_CONFIG],
     ['{"sops": "agents"}', { sops: 'agents', out: 'generated' }],
     ['{"$schema": "x.json", "sops": "a", "out": "src/generated"}', { sops: 'a', out: 'src/generated' }],
+    ['{"paths": true}', { ...DEFAULT_CONFIG, paths: true }],
+    ['{"paths": false}', DEFAULT_CONFIG],
   ])('%s → %j', (text, config) => {
     expect(parseConfig(text)).toEqual({ ok: true, config });
   });
@@ -25,7 +27,8 @@ describe('parseConfig', () => {
     ['{"sops": "a",}', /^sop\.config\.json is not valid JSON: /],
     ['["sops"]', /^sop\.config\.json must hold a JSON object/],
     ['null', /^sop\.config\.json must hold a JSON object/],
-    ['{"sop": "a", "output": "b"}', /^sop\.config\.json: unknown key "sop", "output" \(valid keys: sops, out\)$/],
+    ['{"sop": "a", "output": "b"}', /^sop\.config\.json: unknown key "sop", "output" \(valid keys: sops, out, paths\)$/],
+    ['{"paths": "yes"}', /^sop\.config\.json: "paths" must be true or false, got "yes"$/],
     ['{"out": 3}', /^sop\.config\.json: "out" must be a folder path \(a non-empty string\), got 3$/],
     ['{"sops": " "}', /^sop\.config\.json: "sops" must be a folder path/],
   ])('%s is refused', (text, message) => {
@@ -36,12 +39,15 @@ describe('parseConfig', () => {
 
   it('flags win over the file, the file over the defaults; paths resolve from the root', () => {
     const config = { sops: 'agents', out: 'gen' };
-    expect(resolveProjectPaths('/app', config, {})).toEqual({ root: '/app', sopsDir: '/app/agents', outDir: '/app/gen' });
+    expect(resolveProjectPaths('/app', config, {})).toEqual({ root: '/app', sopsDir: '/app/agents', outDir: '/app/gen', paths: false });
     expect(resolveProjectPaths('/app', config, { out: 'elsewhere' })).toEqual({
       root: '/app',
       sopsDir: '/app/agents',
       outDir: '/app/elsewhere',
+      paths: false,
     });
+    expect(resolveProjectPaths('/app', { ...config, paths: true }, {}).paths).toBe(true);
+    expect(resolveProjectPaths('/app', config, { paths: true }).paths).toBe(true);
     expect(resolveProjectPaths('/app', DEFAULT_CONFIG, {}).outDir).toBe('/app/generated');
   });
 });
@@ -102,7 +108,7 @@ describe('sop.config.json in an app', () => {
     for (const command of [['build'], ['serve'], ['bundle'], ['init']]) {
       const ran = runCli(command, app);
       expect(ran.code, command[0]).toBe(2);
-      expect(ran.stderr).toContain(`sop ${command[0]}: sop.config.json: unknown key "source" (valid keys: sops, out)`);
+      expect(ran.stderr).toContain(`sop ${command[0]}: sop.config.json: unknown key "source" (valid keys: sops, out, paths)`);
     }
   });
 });

@@ -2,7 +2,8 @@
  * The toolkit as an app gets it, end to end: `npm pack` → a fresh app in a temp folder → install the tarball
  * (offline from npm's cache where it can; `--ignore-scripts`, so the optional native better-sqlite3 is not
  * built) → `npx sop init` → a SOP that is not in this repository → `npx sop build` and `--check` →
- * `tsc --noEmit` of app code importing the generated module → the server started as `.mcp.json` says, driven
+ * `tsc --noEmit` of app code importing the generated module → `sop paths`, the build's path fixtures walked with
+ * `sop-toolkit/testing`, transcripts replayed with `sop replay` → the server started as `.mcp.json` says, driven
  * by the SDK Client over stdio → a prompt edited, rebuilt, the new text served → the same with the one-file
  * server, run from a folder with no node_modules → the same output when the toolkit runs from elsewhere, with no
  * machine path in it → serving with the compiler's packages deleted.
@@ -138,8 +139,8 @@ describe('an app that installs the packed toolkit', () => {
     expect(tarballFiles.filter((path) => /(^|\/)(test|tests|fixtures|bench|demo)\//.test(path))).toEqual([]);
     const manifest = JSON.parse(readFileSync(sop('node_modules', 'sop-toolkit', 'package.json'), 'utf8'));
     expect(manifest.private).toBeUndefined();
-    expect(Object.keys(manifest.exports)).toEqual(['.', './contract', './package.json']);
-    for (const target of Object.values<{ types: string; default: string }>(manifest.exports).slice(0, 2)) {
+    expect(Object.keys(manifest.exports)).toEqual(['.', './contract', './testing', './package.json']);
+    for (const target of Object.values<{ types: string; default: string }>(manifest.exports).slice(0, 3)) {
       expect(existsSync(sop('node_modules', 'sop-toolkit', target.types))).toBe(true);
       expect(existsSync(sop('node_modules', 'sop-toolkit', target.default))).toBe(true);
     }
@@ -189,6 +190,87 @@ describe('an app that installs the packed toolkit', () => {
     expect(errors, explain(tsc)).toEqual([
       expect.stringMatching(/^typo\.ts\(11,14\): error TS\d+: Type '"ASKK"' is not assignable to type/),
     ]);
+  });
+
+  it('proves adherence in the app: sop paths, the path fixtures walked with sop-toolkit/testing, sop replay for CI', () => {
+    const paths = npx('paths', 'invoice_desk');
+    expect(paths.code, explain(paths)).toBe(0);
+    const listed = JSON.parse(paths.stdout) as { count: { listed: number }; paths: { terminal: string; nodes: string[] }[] };
+    expect(listed.paths.map((p) => p.nodes.join(' > ')).sort()).toEqual([
+      'START > ASK > FOUND > EXPLAIN > DONE',
+      'START > ASK > FOUND > NOT_FOUND',
+    ]);
+    // The fixtures go to a folder of their own, so the app's generated/ stays as its own build leaves it.
+    const fixtures = npx('build', '--paths', '--out', 'adherence');
+    expect(fixtures.code, explain(fixtures)).toBe(0);
+    writeFileSync(
+      sop('walk.mjs'),
+      `import { walkGoldenPaths } from 'sop-toolkit/testing';
+const report = await walkGoldenPaths({ bundle: 'adherence/sop-bundle.json', agent: 'invoice_desk', paths: 'adherence/invoice_desk/paths.json' });
+process.stdout.write(JSON.stringify(report));
+`,
+    );
+    const walked = run(process.execPath, ['walk.mjs'], app);
+    expect(walked.code, explain(walked)).toBe(0);
+    expect(JSON.parse(walked.stdout)).toEqual({ agent: 'invoice_desk', paths: 2, moves: 9, failures: [] });
+
+    const call = (id: string, name: string, args: object) => ({
+      id,
+      type: 'function',
+      function: { name, arguments: JSON.stringify(args) },
+    });
+    const moves = (nodes: string[]) =>
+      nodes.map((node, i) => ({ role: 'assistant', content: null, tool_calls: [call(`m${i}`, 'goto_node', { node_id: node })] }));
+    const lookup = { role: 'assistant', content: null, tool_calls: [call('t1', 'get_invoice', { number: 'INV-7' })] };
+    // The app has two agents (sop init's example too): the transcript's load_graph says which one it is about.
+    const load = { role: 'assistant', content: null, tool_calls: [call('l', 'load_graph', { agent: 'invoice_desk' })] };
+    const good = [load, ...moves(['START', 'ASK', 'FOUND', 'EXPLAIN']), lookup, ...moves(['DONE'])];
+    const early = [load, ...moves(['START', 'ASK']), lookup, ...moves(['FOUND', 'EXPLAIN', 'DONE'])];
+    writeFileSync(sop('good.json'), JSON.stringify({ messages: good }));
+    writeFileSync(sop('early.json'), JSON.stringify({ messages: early }));
+    const pass = npx('replay', 'good.json', '--out', 'adherence');
+    expect(pass.code, explain(pass)).toBe(0);
+    expect(pass.stdout).toMatch(/^PASS {2}score 1\.0000 \(6\/6 steps compliant\)/m);
+    const fail = npx('replay', 'early.json', '--out', 'adherence', '--format', 'json');
+    expect(fail.code, explain(fail)).toBe(1);
+    expect(JSON.parse(fail.stdout)).toMatchObject({
+      verdict: 'fail',
+      steps: { total: 6, compliant: 5, first_violation: 3 },
+      findings: [{ rule: 'tool_not_allowed', step: 3, node: 'ASK', message: 'get_invoice called at ASK, which allows no tools' }],
+    });
+  });
+
+  it('counts tokens only with the optional tokenizer: without it --report refuses and a budget is a warning, not a crash', () => {
+    // A copy of the app's SOP with a budget, in a folder of its own (the app's generated/ stays as its build left it).
+    mkdirSync(sop('budgeted'), { recursive: true });
+    const budgeted = readFileSync(sop('sops', 'invoice_desk.md'), 'utf8').replace(
+      'tools: [get_invoice]\n---',
+      'tools: [get_invoice]\ntoken_budget: { node_prompt: 5 }\n---',
+    );
+    writeFileSync(sop('budgeted', 'invoice_desk.md'), budgeted);
+    const build = (...args: string[]) => npx('build', '--sops', 'budgeted', '--out', 'budgeted-out', ...args);
+
+    const refused = build('--report');
+    expect(refused.code, explain(refused)).toBe(2);
+    expect(refused.stderr).toContain('gpt-tokenizer, which is not installed: npm install --save-dev gpt-tokenizer@4');
+    const unchecked = build();
+    expect(unchecked.code, explain(unchecked)).toBe(0);
+    expect(unchecked.stdout).toMatch(/budgeted\/invoice_desk\.md:5:30 warning SOP058 `token_budget` was not checked: token counts need/);
+
+    const added = run(
+      'npm',
+      ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', '--save-dev', 'gpt-tokenizer@4.0.0'],
+      app,
+      180_000,
+    );
+    expect(added.code, explain(added)).toBe(0);
+    const counted = build('--report');
+    expect(counted.code, explain(counted)).toBe(0);
+    expect(counted.stdout).toMatch(/tokens \(o200k_base\) of invoice_desk: system prompt \d+/);
+    expect(counted.stdout).toMatch(
+      /warning SOP057 The prompt of `ASK` is \d+ tokens \(o200k\), over `token_budget.node_prompt` \(5, line 5\)/,
+    );
+    expect(counted.stdout).not.toContain('SOP058');
   });
 
   it('serves the app’s agent as .mcp.json starts it, and serves an edited prompt after a rebuild', async () => {

@@ -4,20 +4,20 @@
  *   - shape: the same states in flowchart order, the entry node initial, descriptions and node types carried
  *     over, one `GOTO.<to>` transition per distinct edge target with its conditions, terminal nodes tagged;
  *   - behaviour, on every (state, target) pair: every configuration the server can reach is enumerated (the
- *     current node and which hubs are on the path decide what is legal; one path stands for each), and for each
- *     one and every node as target, the machine (`snapshot.can`, then the real `transition`) must allow exactly
- *     the moves the server's rule (`contract/transitions.ts` on the compiled table) allows, ending on the same
- *     node with the same path in its context.
+ *     current node, which hubs are on the path and, for a SOP with visit limits, the visit counts decide what is
+ *     legal; one path stands for each), and for each one and every node as target, the machine (`snapshot.can`,
+ *     then the real `transition`) must allow exactly the moves the server's rule (`contract/transitions.ts` on
+ *     the compiled table) allows, ending on the same node with the same path and visits in its context.
  *
  * The server's state before the first move (empty path: only the entry node is legal) has no machine state:
- * the machine starts where that first move lands, on the entry node with the path [entry].
+ * the machine starts where that first move lands, on the entry node with the path [entry] (and that visit counted).
  *
  * Returns the problems found as readable lines (empty when the two agree), so a failing test says what differs.
  */
 import type { AnyStateMachine, AnyStateNode } from 'xstate';
 import { getNextSnapshot } from 'xstate';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { nextPath } from '../../contract/transitions.js';
+import { decideMove, limitedNodes, type Visits } from '../../contract/transitions.js';
 import { gotoEvent, machineTransitions } from '../../generator/emit/transitions.js';
 
 export interface Comparison {
@@ -60,51 +60,87 @@ function compareShape(machine: AnyStateMachine, sop: CompiledSop): string[] {
         problems.push(`${id}: ${want.event} has description ${JSON.stringify(definition?.description)}, edges say ${want.description}`);
       }
     }
-    const own = [...state.transitions.keys()].filter((event) => !expected.some((t) => t.event === event));
+    const escalations = escalationEvents(sop, id);
+    const own = [...state.transitions.keys()].filter((event) => !expected.some((t) => t.event === event) && !escalations.includes(event));
     if (own.length > 0) problems.push(`${id}: transitions [${own.join(', ')}] have no edge`);
+    const missing = escalations.filter((event) => !state.transitions.has(event));
+    if (missing.length > 0)
+      problems.push(`${id}: no transitions [${missing.join(', ')}] to the escalation nodes of its limited successors`);
   }
   return problems;
+}
+
+/** The escalation moves a state needs of its own: to the escalation nodes of its limited successors, not already legal there. */
+function escalationEvents(sop: CompiledSop, id: string): string[] {
+  const table = sop.transitions;
+  const successors = table.successors[id] ?? [];
+  const limits = table.limits ?? {};
+  const events = successors.flatMap((next) => {
+    const escalation = Object.hasOwn(limits, next) ? limits[next]?.escalation : undefined;
+    if (escalation === undefined || successors.includes(escalation)) return [];
+    if (escalation === table.entry && !Object.hasOwn(limits, table.entry)) return [];
+    return [gotoEvent(escalation)];
+  });
+  return [...new Set(events)];
+}
+
+interface Configuration {
+  readonly path: readonly string[];
+  readonly visits: Visits;
 }
 
 function compareMoves(machine: AnyStateMachine, sop: CompiledSop): Comparison {
   const problems: string[] = [];
   const table = sop.transitions;
   const hubs = new Set(table.hubs);
-  const keyOf = (path: readonly string[]): string =>
+  const limited = limitedNodes(table);
+  const visitsText = (visits: Visits): string => limited.map((id) => `${id}=${visits[id] ?? 0}`).join(',');
+  const keyOf = ({ path, visits }: Configuration): string =>
     `${path.at(-1)}|${path
       .filter((id) => hubs.has(id))
       .sort()
-      .join(',')}`;
-  const start = [table.entry];
-  const seen = new Map<string, readonly string[]>([[keyOf(start), start]]);
-  const queue: (readonly string[])[] = [start];
+      .join(',')}|${visitsText(visits)}`;
+  const first = decideMove(table, [], table.entry, {});
+  if (!first.ok) return { problems: [`the entry node ${table.entry} is refused as the first move`], configurations: 0, pairs: 0 };
+  const start: Configuration = { path: first.path, visits: first.visits };
+  const seen = new Map<string, Configuration>([[keyOf(start), start]]);
+  const queue: Configuration[] = [start];
   let pairs = 0;
-  for (let path = queue.shift(); path !== undefined; path = queue.shift()) {
+  for (let config = queue.shift(); config !== undefined; config = queue.shift()) {
+    const { path, visits } = config;
     const current = path.at(-1)!;
-    const snapshot = machine.resolveState({ value: current, context: { path } });
+    const context = limited.length === 0 ? { path } : { path, visits };
+    const snapshot = machine.resolveState({ value: current, context });
     for (const target of sop.nodeIds) {
       pairs += 1;
       const event = { type: gotoEvent(target) };
-      const expected = nextPath(table, path, target);
+      const expected = decideMove(table, path, target, visits);
       const allowed = snapshot.can(event);
-      const where = `from ${current} (path ${path.join(' > ')}) to ${target}`;
-      if (allowed !== (expected !== null)) {
-        problems.push(`${where}: the machine ${allowed ? 'allows' : 'refuses'} it, the server ${expected ? 'allows' : 'refuses'} it`);
+      const where = `from ${current} (path ${path.join(' > ')}${limited.length === 0 ? '' : `; visits ${visitsText(visits)}`}) to ${target}`;
+      if (allowed !== expected.ok) {
+        problems.push(`${where}: the machine ${allowed ? 'allows' : 'refuses'} it, the server ${expected.ok ? 'allows' : 'refuses'} it`);
         continue;
       }
-      if (expected === null) continue;
+      if (!expected.ok) continue;
       const next = getNextSnapshot(machine, snapshot, event);
-      const nextContextPath = (next.context as { path: readonly string[] }).path;
-      if (String(next.value) !== target || nextContextPath.join() !== expected.join()) {
+      const nextContext = next.context as { path: readonly string[]; visits?: Visits };
+      const nextVisits = nextContext.visits ?? {};
+      if (
+        String(next.value) !== target ||
+        nextContext.path.join() !== expected.path.join() ||
+        visitsText(nextVisits) !== visitsText(expected.visits)
+      ) {
         problems.push(
-          `${where}: the machine ends on ${String(next.value)} with path ${nextContextPath.join(' > ')}, the server on ${expected.join(' > ')}`,
+          `${where}: the machine ends on ${String(next.value)} with path ${nextContext.path.join(' > ')} (visits ${visitsText(nextVisits)}), ` +
+            `the server on ${expected.path.join(' > ')} (visits ${visitsText(expected.visits)})`,
         );
         continue;
       }
-      const key = keyOf(expected);
+      const reached: Configuration = { path: expected.path, visits: expected.visits };
+      const key = keyOf(reached);
       if (!seen.has(key)) {
-        seen.set(key, expected);
-        queue.push(expected);
+        seen.set(key, reached);
+        queue.push(reached);
       }
     }
   }

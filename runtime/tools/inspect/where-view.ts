@@ -2,10 +2,12 @@
  * `inspect` view `where`: where the run stands, without moving. Today an agent that lost track (a compacted
  * context, a resumed conversation) could only find out by moving; this answers from the committed run: the
  * current node with its instructions (what `goto_node` answered on entering it), its edges, every legal next
- * move, the path, the todos still open, and the call's step number in the run's audit log. It changes nothing;
+ * move, the path, the todos still open, the moves left into each node with a visit limit (agents that have
+ * limits only), and the call's step number in the run's audit log. It changes nothing;
  * the call is still committed and logged, so the log shows when the agent looked.
  */
 import { z } from 'zod';
+import type { TransitionTable, Visits } from '../../../contract/transitions.js';
 import { edgeSchema, nodeSchema, validNext } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';
@@ -25,6 +27,7 @@ const whereAnswer = z.object({
   valid_next: z.array(z.string()),
   path: z.array(z.string()),
   open_todos: z.array(todoSchema),
+  visits_left: z.record(z.string(), z.number().int()).optional(),
   step: z.number().int().describe("This call's number in the run's audit log."),
 });
 
@@ -46,9 +49,17 @@ export const whereView: RunView = {
         valid_next: validNext(agent, state),
         path: state.path,
         open_todos: state.todos.filter((todo) => todo.status !== 'completed'),
+        ...visitsOf(agent.transitions, state.visits),
         step: run.version + 1,
       },
       state,
     );
   },
 };
+
+/** Moves left into each limited node, in flowchart order; nothing for an agent without limits. */
+function visitsOf(table: TransitionTable, visits: Visits): { visits_left?: Record<string, number> } {
+  const limits = Object.entries(table.limits ?? {});
+  if (limits.length === 0) return {};
+  return { visits_left: Object.fromEntries(limits.map(([node, limit]) => [node, Math.max(0, (limit?.max ?? 0) - (visits[node] ?? 0))])) };
+}

@@ -13,6 +13,9 @@ import { buildModel, retailFixture, syntheticFixture } from './model-fixture.js'
 const fixtures = {
   retail_customer_support: retailFixture(),
   synthetic: syntheticFixture(40),
+  // Visit limits on a successor in a loop, on a hub and on the entry node, escalating to a terminal and to a hub.
+  limits: limitsFixture(true),
+  limits_free: limitsFixture(false),
   // An unreachable island, a node with a self-loop, and a hub behind it.
   islands: buildModel({
     agent: 'islands',
@@ -20,6 +23,35 @@ const fixtures = {
     hubs: ['HUB'],
   }),
 };
+
+function limitsFixture(limited: boolean) {
+  return buildModel({
+    agent: limited ? 'limits' : 'limits_free',
+    edges: [
+      'START --> ASK',
+      'ASK --> CHECK',
+      'CHECK -->|retry| ASK',
+      'CHECK -->|ok| HUB',
+      'CHECK -->|give up| STOP',
+      'HUB --> TASK',
+      'HUB --> HUMAN',
+      'TASK --> DONE',
+      'TASK -.-> HUB',
+      'DONE --> AGAIN',
+      'AGAIN --> START',
+    ],
+    hubs: ['HUB', 'BACK'],
+    ...(limited ? { escalationNode: 'HUMAN' } : {}),
+    prompts: limited
+      ? {
+          START: { prompt: 'Hello.', maxVisits: 2, escalateTo: 'BACK' },
+          ASK: { prompt: 'Ask.', maxVisits: 2, escalateTo: 'STOP' },
+          HUB: { prompt: 'Route.', maxVisits: 2 },
+        }
+      : {},
+    nodes: [{ id: 'BACK', description: 'A hub no edge leads to' }],
+  });
+}
 
 let project: EmittedProject;
 beforeAll(() => {
@@ -46,6 +78,20 @@ describe('emitted machines follow the transition table', () => {
     expect(sop.nodeIds).toContain('ORPHAN');
     expect(Object.keys(machine.root.states)).toContain('ORPHAN');
     expect(getShortestPaths(machine).map((p) => p.state.value)).not.toContain('ORPHAN');
+  });
+});
+
+describe('visit limits in the machine', () => {
+  it('the checker compares visit counts and escalation moves: a machine without the limits disagrees', async () => {
+    const { sop } = await load('limits');
+    const { machine } = await load('limits_free');
+    const { problems } = compareMachineWithTable(machine, sop);
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'CHECK: no transitions [GOTO.HUMAN] to the escalation nodes of its limited successors',
+        'from START (path START; visits START=1,ASK=0,HUB=0) to ASK: the machine ends on ASK with path START > ASK (visits START=1,ASK=0,HUB=0), the server on START > ASK (visits START=1,ASK=1,HUB=0)',
+      ]),
+    );
   });
 });
 

@@ -20,6 +20,8 @@ export interface FixturePrompt {
   readonly prompt: string;
   readonly tools?: readonly string[];
   readonly examples?: readonly SopExample[];
+  readonly maxVisits?: number;
+  readonly escalateTo?: string;
 }
 
 export interface FixtureSpec {
@@ -39,6 +41,7 @@ export interface FixtureSpec {
   readonly sections?: readonly string[];
   readonly systemPrompt?: string;
   readonly flowchart?: string;
+  readonly escalationNode?: string;
 }
 
 export interface FixtureInput {
@@ -85,6 +88,11 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
     tools: (p.tools ?? []).map((name) => ({ name, span: SPAN })),
     examples: p.examples ?? [],
     span: SPAN,
+    visitLimit:
+      p.maxVisits === undefined
+        ? null
+        : { max: p.maxVisits, span: SPAN, escalateTo: p.escalateTo === undefined ? null : { id: p.escalateTo, span: SPAN } },
+    strayEscalateTo: null,
   }));
   const sections = spec.sections ?? ['Role', 'SOP Flowchart'];
   const flowchart = spec.flowchart ?? ['flowchart TD', ...spec.edges.map((e) => `    ${e}`)].join('\n');
@@ -109,6 +117,9 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
     systemPrompt: spec.systemPrompt ?? `## Role\nYou help.\n\n## SOP Flowchart\n\`\`\`mermaid\n${flowchart}\n\`\`\``,
     flowchart,
     flowchartSpan: SPAN,
+    escalationNode: spec.escalationNode === undefined ? null : { id: spec.escalationNode, span: SPAN },
+    policies: [],
+    tokenBudget: null,
   };
   return { model, facts: deriveGraphFacts(model) };
 }

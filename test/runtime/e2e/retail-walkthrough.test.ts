@@ -248,7 +248,7 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect(path.slice(-3)).toEqual(['CHK_EXCH', 'IS_DELIVERED_E', 'COLLECT_EXCH']);
     expect(collect.node).toMatchObject({
       description: 'Collect: order_id, all item exchanges',
-      tools: ['get_product_details', 'get_user_details', 'calculate', 'exchange_delivered_order_items'],
+      tools: ['get_product_details', 'get_user_details', 'calculate'],
     });
     expect(collect.node.prompt).toMatch(
       /^Collect ALL items to exchange at once:\n1\. \*\*order_id\*\*\n2\. \*\*list of item_id → new_item_id\*\*/,

@@ -1,0 +1,83 @@
+/**
+ * What a compiled agent costs a model, in tokens (o200k): the system prompt, each node's prompt, and each node's
+ * typical `goto_node` answer, i.e. the exact text the server sends on arriving at the node along the shortest path
+ * from the entry node (no todo reminder). The answer is made by the runtime's own `goto_node` (prepared agent and
+ * tool function), so the count is of the bytes the model reads, not of an estimate.
+ */
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../runtime/store/run-store.js';
+import { prepareAgent } from '../../runtime/agents/prepared-agent.js';
+import { gotoNode } from '../../runtime/tools/goto-node.js';
+import type { CountTokens } from './token-counter.js';
+
+export interface NodeTokens {
+  readonly node: string;
+  /** The node's prompt text; null when it has none. */
+  readonly prompt: number | null;
+  /** The `goto_node` answer on arriving along `path`; null when the node cannot be reached from the entry node. */
+  readonly goto_answer: number | null;
+  readonly path: readonly string[] | null;
+}
+
+export interface AgentTokenReport {
+  readonly agent: string;
+  readonly encoding: 'o200k_base';
+  readonly system_prompt: number;
+  /** In flowchart order. */
+  readonly nodes: readonly NodeTokens[];
+  readonly largest_goto_answer: { readonly node: string; readonly tokens: number } | null;
+}
+
+export function tokenReport(sop: CompiledSop, count: CountTokens): AgentTokenReport {
+  const agent = prepareAgent(sop);
+  const paths = shortestPaths(sop);
+  const nodes = sop.nodeIds.map((node): NodeTokens => {
+    const prompt = sop.prompts[node]?.prompt;
+    const path = paths.get(node) ?? null;
+    return {
+      node,
+      prompt: prompt === undefined || prompt === '' ? null : count(prompt),
+      goto_answer: path === null ? null : count(answerText(agent, path)),
+      path,
+    };
+  });
+  const largest = nodes.reduce<NodeTokens | null>(
+    (best, n) => (n.goto_answer !== null && (best === null || n.goto_answer > best.goto_answer!) ? n : best),
+    null,
+  );
+  return {
+    agent: sop.meta.agent,
+    encoding: 'o200k_base',
+    system_prompt: count(sop.systemPrompt),
+    nodes,
+    largest_goto_answer: largest === null ? null : { node: largest.node, tokens: largest.goto_answer! },
+  };
+}
+
+/** The text of the answer to the last move of `path`, played through the runtime's goto_node from a fresh run. */
+function answerText(agent: ReturnType<typeof prepareAgent>, path: readonly string[]): string {
+  let state: RunState = EMPTY_RUN_STATE;
+  let text = '';
+  for (const node of path) {
+    const outcome = gotoNode(agent, state, { node_id: node });
+    state = outcome.state;
+    text = outcome.text ?? JSON.stringify(outcome.answer);
+  }
+  return text;
+}
+
+/** The shortest path along edges from the entry node to every node it reaches (breadth-first, edges in order). */
+function shortestPaths(sop: CompiledSop): Map<string, readonly string[]> {
+  const entry = sop.transitions.entry;
+  const paths = new Map<string, readonly string[]>([[entry, [entry]]]);
+  const queue = [entry];
+  for (let i = 0; i < queue.length; i++) {
+    const from = queue[i]!;
+    for (const to of sop.transitions.successors[from] ?? []) {
+      if (paths.has(to)) continue;
+      paths.set(to, [...paths.get(from)!, to]);
+      queue.push(to);
+    }
+  }
+  return paths;
+}

@@ -1,0 +1,203 @@
+/**
+ * Checks the frontmatter policies over every path of the flowchart. A policy says: every path from the entry node to
+ * a node of `every_path_to` passes a node of `passes` (the guarded node itself counts). Runs restart at the entry
+ * node and hubs only return to nodes already on the path, so the paths a run can take are the walks along edges
+ * from the entry node, plus the escalation moves visit limits add. The question is then plain reachability: with
+ * the `passes` nodes taken out, can a guarded node still be reached from the entry node? Linear in the graph.
+ *
+ * A violation is one diagnostic per policy at its YAML key, with the shortest counterexample path (and the other
+ * guarded nodes reached the same way). Selectors that match nothing, a policy that guards nothing, and a
+ * confirmation that is not a regular expression or confirms no tool are reported at their own lines.
+ */
+import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
+import { suggester } from '../diagnostics/closest-match.js';
+import { diagnosticAt } from '../diagnostics/diagnostic.js';
+import { quoted } from '../diagnostics/quoted.js';
+import { resolveSelector, type ResolvedSelector, type SelectorContext } from '../model/policy-selectors.js';
+import type { GraphFacts, ModelPolicy, SopModel } from '../model/sop-model.js';
+import { type EscalationMove, escalationMoves, resolveVisitLimits } from '../model/visit-limits.js';
+
+export function checkPolicies(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
+  if (model.policies.length === 0) return;
+  const context = selectorContext(model, facts);
+  const graph = policyGraph(model, facts);
+  for (const policy of model.policies) {
+    const guards = resolveSelector(policy.everyPathTo, context);
+    const passes = resolveSelector(policy.passes, context);
+    const named = reportUnmatched(model, context, policy, [guards, passes], sink);
+    checkConfirmation(model, policy, sink);
+    if (guards.nodes.length === 0) {
+      if (named)
+        sink.push(
+          diagnosticAt(
+            model.file,
+            'SOP054',
+            policy.everyPathTo.span,
+            `Policy ${quoted(policy.id)} guards no node: \`every_path_to\` selects none.`,
+          ),
+        );
+      continue;
+    }
+    const violation = findViolation(graph, model.entryNode, guards.nodes, new Set(passes.nodes));
+    if (violation === null) continue;
+    sink.push(
+      diagnosticAt(
+        model.file,
+        'SOP055',
+        policy.span,
+        violationMessage(policy, violation, guards, passes.nodes, graph),
+        undefined,
+        policy.severity,
+      ),
+    );
+  }
+}
+
+export function selectorContext(model: SopModel, facts: GraphFacts): SelectorContext {
+  const toolsByNode = new Map<string, string[]>();
+  for (const prompt of model.prompts)
+    if (!toolsByNode.has(prompt.nodeId))
+      toolsByNode.set(
+        prompt.nodeId,
+        prompt.tools.map((t) => t.name),
+      );
+  return { nodeIds: model.nodes.map((n) => n.id), toolsByNode, terminals: new Set(facts.terminalNodes) };
+}
+
+interface PolicyGraph {
+  readonly successors: ReadonlyMap<string, readonly string[]>;
+  /** Escalation moves by `from>to`. */
+  readonly escalations: ReadonlyMap<string, EscalationMove>;
+}
+
+function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
+  const moves = escalationMoves(resolveVisitLimits(model), facts.successors, new Set([model.entryNode, ...model.hubs.map((h) => h.id)]));
+  const successors = new Map<string, string[]>([...facts.successors].map(([id, next]) => [id, [...next]]));
+  const escalations = new Map<string, EscalationMove>();
+  for (const move of moves) {
+    const next = successors.get(move.from);
+    if (next === undefined || next.includes(move.to)) continue;
+    next.push(move.to);
+    escalations.set(`${move.from}>${move.to}`, move);
+  }
+  return { successors, escalations };
+}
+
+interface Violation {
+  /** The shortest path from the entry node to the first guarded node reached, passing no required node. */
+  readonly path: readonly string[];
+  /** The other guarded nodes reached that way, in flowchart order. */
+  readonly others: readonly string[];
+}
+
+/** Breadth-first from the entry node through nodes that are not `passes`; null when no guarded node is reached. */
+function findViolation(graph: PolicyGraph, entry: string, guards: readonly string[], passes: ReadonlySet<string>): Violation | null {
+  if (passes.has(entry) || !graph.successors.has(entry)) return null;
+  const parent = new Map<string, string | null>([[entry, null]]);
+  const queue = [entry];
+  for (let i = 0; i < queue.length; i++) {
+    for (const next of graph.successors.get(queue[i]!) ?? []) {
+      if (parent.has(next) || passes.has(next)) continue;
+      parent.set(next, queue[i]!);
+      queue.push(next);
+    }
+  }
+  // The queue holds no `passes` node and is in breadth-first order: its first guarded node is the nearest one.
+  const guarded = new Set(guards);
+  const first = queue.find((id) => guarded.has(id));
+  if (first === undefined) return null;
+  const path: string[] = [];
+  for (let at: string | null = first; at !== null; at = parent.get(at) ?? null) path.unshift(at);
+  return { path, others: guards.filter((id) => id !== first && parent.has(id)) };
+}
+
+function violationMessage(
+  policy: ModelPolicy,
+  violation: Violation,
+  guards: ResolvedSelector,
+  passes: readonly string[],
+  graph: PolicyGraph,
+): string {
+  const target = violation.path.at(-1)!;
+  const tool = guards.because.get(target);
+  const why = tool === null || tool === undefined ? '' : ` (it lists ${quoted(tool)})`;
+  const others = violation.others.length === 0 ? '' : ` Also reached without them: ${shortList(violation.others)}.`;
+  return (
+    `Policy ${quoted(policy.id)} does not hold: ${target}${why} is reachable without passing ${shortList(passes)}: ` +
+    `${renderPath(violation.path, graph)}.${others}`
+  );
+}
+
+/** The counterexample, with the escalation moves marked as such. */
+function renderPath(path: readonly string[], graph: PolicyGraph): string {
+  return path
+    .map((node, i) => {
+      if (i === 0) return node;
+      const escalation = graph.escalations.get(`${path[i - 1]}>${node}`);
+      return escalation === undefined ? ` → ${node}` : ` ⇢ ${node} (once ${escalation.usedUp} has used up its max_visits)`;
+    })
+    .join('');
+}
+
+function shortList(ids: readonly string[]): string {
+  const shown = ids.slice(0, 8).join(', ');
+  return ids.length > 8 ? `${shown} and ${ids.length - 8} more` : shown;
+}
+
+/** SOP054 for every pattern or tool that matches nothing; returns whether every name matched. */
+function reportUnmatched(
+  model: SopModel,
+  context: SelectorContext,
+  policy: ModelPolicy,
+  selectors: readonly ResolvedSelector[],
+  sink: DiagnosticSink,
+): boolean {
+  const nodes = suggester(context.nodeIds);
+  const tools = suggester(model.tools.map((t) => t.name));
+  let clean = true;
+  for (const selector of selectors) {
+    for (const pattern of selector.unmatchedPatterns) {
+      clean = false;
+      const hint = pattern.pattern.includes('*') ? undefined : nodes.suggestion(pattern.pattern, 'node id');
+      sink.push(
+        diagnosticAt(model.file, 'SOP054', pattern.span, `Policy ${quoted(policy.id)}: ${quoted(pattern.pattern)} matches no node.`, hint),
+      );
+    }
+    for (const tool of selector.unmatchedTools) {
+      clean = false;
+      const declared = model.tools.some((t) => t.name === tool.name);
+      const message = declared
+        ? `Policy ${quoted(policy.id)}: no node lists the tool ${quoted(tool.name)}.`
+        : `Policy ${quoted(policy.id)}: ${quoted(tool.name)} is not a tool of this SOP.`;
+      sink.push(diagnosticAt(model.file, 'SOP054', tool.span, message, declared ? undefined : tools.suggestion(tool.name, 'tool')));
+    }
+  }
+  return clean;
+}
+
+function checkConfirmation(model: SopModel, policy: ModelPolicy, sink: DiagnosticSink): void {
+  const confirmation = policy.confirmation;
+  if (confirmation === null) return;
+  try {
+    new RegExp(confirmation.pattern, 'i');
+  } catch (error) {
+    sink.push(
+      diagnosticAt(
+        model.file,
+        'SOP056',
+        confirmation.span,
+        `Policy ${quoted(policy.id)}: the confirmation is not a regular expression (${(error as Error).message}).`,
+      ),
+    );
+  }
+  if (policy.everyPathTo.tools.length === 0) {
+    sink.push(
+      diagnosticAt(
+        model.file,
+        'SOP056',
+        confirmation.span,
+        `Policy ${quoted(policy.id)} asks for a confirmation but names no tools to confirm (\`every_path_to: {tools: [...]}\`).`,
+      ),
+    );
+  }
+}

@@ -1,0 +1,83 @@
+/**
+ * The model of the frontmatter keys that state what must hold on every path and how much the prompts may cost:
+ * `policies` (each selector's node patterns and tools with their YAML positions, whichever form the author wrote
+ * them in), `token_budget`, and `escalation_node`. Positions are what the checks report violations at.
+ */
+import type { SourceSpan } from '../diagnostics/diagnostic.js';
+import type { Frontmatter } from '../parse/frontmatter.js';
+import type { YamlBlock } from '../parse/yaml-block.js';
+import type { ModelPattern, ModelPolicy, ModelSelector, ModelTokenBudget, SopModel } from './sop-model.js';
+
+/**
+ * The pattern `confirmation: true` stands for: the user's message starts with an explicit yes. Anything else (a
+ * question, "hmm", "no wait", "ok but first…" included) is not a confirmation.
+ */
+export const DEFAULT_CONFIRMATION = String.raw`^\W*(yes|yeah|yep|yup|sure|correct|confirm(ed)?|i confirm|go ahead|please do|please proceed|proceed|do it)\b(?!\W*(but|wait|hold|first|not|no)\b)`;
+
+type Path = readonly (string | number)[];
+
+export function policiesOf(fm: Frontmatter, yaml: YamlBlock): readonly ModelPolicy[] {
+  const raw = rawAt(yaml.value, ['policies']) as Record<string, unknown> | undefined;
+  return Object.entries(fm.policies ?? {}).map(([id, policy]) => {
+    const at: Path = ['policies', id];
+    const confirmation = policy.confirmation;
+    return {
+      id,
+      span: yaml.spanOf(at, { key: true }),
+      description: policy.description ?? null,
+      severity: policy.severity ?? 'error',
+      everyPathTo: selectorOf(yaml, raw?.[id], [...at, 'every_path_to']),
+      passes: selectorOf(yaml, raw?.[id], [...at, 'passes']),
+      confirmation:
+        confirmation === undefined
+          ? null
+          : { pattern: confirmation === true ? DEFAULT_CONFIRMATION : confirmation, span: yaml.spanOf([...at, 'confirmation']) },
+    };
+  });
+}
+
+export function tokenBudgetOf(fm: Frontmatter, yaml: YamlBlock): ModelTokenBudget | null {
+  const budget = fm.token_budget;
+  if (budget === undefined) return null;
+  const one = (key: 'node_prompt' | 'system_prompt' | 'goto_answer') => {
+    const limit = budget[key];
+    return limit === undefined ? null : { limit, span: yaml.spanOf(['token_budget', key]) };
+  };
+  return { nodePrompt: one('node_prompt'), systemPrompt: one('system_prompt'), gotoAnswer: one('goto_answer') };
+}
+
+export function escalationNodeOf(fm: Frontmatter, yaml: YamlBlock): SopModel['escalationNode'] {
+  return fm.escalation_node === undefined ? null : { id: fm.escalation_node, span: yaml.spanOf(['escalation_node']) };
+}
+
+/** A selector as the author wrote it: a string or list (node patterns), or a map. */
+function selectorOf(yaml: YamlBlock, rawPolicy: unknown, path: Path): ModelSelector {
+  const raw = rawAt(rawPolicy, [path.at(-1)!]);
+  const span = yaml.spanOf(path);
+  if (typeof raw === 'string' || Array.isArray(raw))
+    return { span, nodes: patternsAt(yaml, raw, path), tools: [], terminals: false, except: [] };
+  const map = (raw ?? {}) as Record<string, unknown>;
+  const tools = map.tools;
+  return {
+    span,
+    nodes: patternsAt(yaml, map.nodes, [...path, 'nodes']),
+    tools: (typeof tools === 'string' ? [tools] : Array.isArray(tools) ? (tools as string[]) : []).map((name, i) => ({
+      name,
+      span: yaml.spanOf(typeof tools === 'string' ? [...path, 'tools'] : [...path, 'tools', i]),
+    })),
+    terminals: map.terminals === true,
+    except: patternsAt(yaml, map.except, [...path, 'except']),
+  };
+}
+
+function patternsAt(yaml: YamlBlock, raw: unknown, path: Path): ModelPattern[] {
+  if (typeof raw === 'string') return [{ pattern: raw, span: yaml.spanOf(path) }];
+  if (!Array.isArray(raw)) return [];
+  return raw.map((pattern, i) => ({ pattern: String(pattern), span: yaml.spanOf([...path, i]) as SourceSpan }));
+}
+
+function rawAt(value: unknown, path: Path): unknown {
+  let v = value;
+  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[key] : undefined;
+  return v;
+}

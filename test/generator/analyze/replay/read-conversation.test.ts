@@ -1,0 +1,191 @@
+/**
+ * Reading what `sop replay` is given (`read-conversation.ts`, `read-messages.ts`, `read-audit.ts`): every shape of
+ * the same conversation gives the same events; an MCP client's tool-name prefix is taken off known tools; what is
+ * not the agent's (system messages, a τ²-bench user's own tool calls, Anthropic tool results) is left out; a malformed input is an error
+ * that names the place, never a guess.
+ */
+import { describe, expect, it } from 'vitest';
+import { TOOLKIT_TOOLS } from '../../../../generator/analyze/replay/check-conversation.js';
+import { readConversation } from '../../../../generator/analyze/replay/read-conversation.js';
+import { call, chat, moves, repositoryBundle, say, user } from '../../../support/chat-transcripts.js';
+
+const bundle = repositoryBundle();
+const KNOWN = new Set<string>([...TOOLKIT_TOOLS, ...Object.values(bundle.agents).flatMap((sop) => sop.tools)]);
+
+const read = (text: string) => readConversation(text, KNOWN);
+const eventsOf = (text: string) => {
+  const result = read(text);
+  if (!result.ok) throw new Error(result.error);
+  return result.conversation.events;
+};
+
+const MESSAGES = chat(
+  user('Is order #W1 pending?'),
+  call('load_graph', { agent: 'retail_customer_support' }),
+  call('goto_node', { node_id: 'START' }, { valid: true, path: ['START'] }),
+  say('Let me check.'),
+  call('get_order_details', { order_id: '#W1' }, { status: 'pending' }),
+);
+
+/** The same messages as τ²-bench writes them: tool calls `{id, name, arguments, requestor}`, tool messages with `id`. */
+function asTau2(messages: readonly Record<string, unknown>[]) {
+  return messages.map((message) => {
+    const calls = message.tool_calls as { id: string; function: { name: string; arguments: string } }[] | undefined;
+    if (message.role === 'tool') return { role: 'tool', id: message.tool_call_id, content: message.content, requestor: 'assistant' };
+    if (calls === undefined) return { ...message, tool_calls: null };
+    return {
+      ...message,
+      tool_calls: calls.map((c) => ({
+        id: c.id,
+        name: c.function.name,
+        arguments: JSON.parse(c.function.arguments),
+        requestor: 'assistant',
+      })),
+    };
+  });
+}
+
+/** The same messages as Anthropic's Messages API (Claude Code, the Agent SDK) writes them: content blocks. */
+function asAnthropic(messages: readonly Record<string, unknown>[]) {
+  return messages.map((message) => {
+    const calls = message.tool_calls as { id: string; function: { name: string; arguments: string } }[] | undefined;
+    if (message.role === 'tool')
+      return {
+        role: 'user',
+        content: [{ type: 'tool_result', tool_use_id: message.tool_call_id, content: [{ type: 'text', text: message.content }] }],
+      };
+    const text = typeof message.content === 'string' && message.content !== '' ? [{ type: 'text', text: message.content }] : [];
+    const uses = (calls ?? []).map((c) => ({
+      type: 'tool_use',
+      id: c.id,
+      name: `mcp__sop__${c.function.name}`,
+      input: JSON.parse(c.function.arguments),
+    }));
+    return { role: message.role, content: [...text, ...uses] };
+  });
+}
+
+describe('the shapes of a chat transcript', () => {
+  it('reads a list, {messages}, JSON Lines (CRLF, blank lines) and τ²-bench messages into the same events', () => {
+    const expected = eventsOf(JSON.stringify(MESSAGES));
+    expect(
+      expected.map((event) => (event.kind === 'call' ? `${event.tool} ${JSON.stringify(event.recorded ?? null)}` : event.kind)),
+    ).toEqual(['user', 'load_graph null', 'goto_node {"valid":true}', 'say', 'get_order_details null']);
+    expect(eventsOf(JSON.stringify({ messages: MESSAGES }))).toEqual(expected);
+    expect(eventsOf(`${MESSAGES.map((m) => JSON.stringify(m)).join('\r\n\r\n')}\r\n`)).toEqual(expected);
+    expect(eventsOf(JSON.stringify({ id: 'sim-1', task_id: '7', messages: asTau2(MESSAGES) }))).toEqual(expected);
+  });
+
+  it('reads Anthropic content blocks: tool_use calls, and tool_result answers that are not the user speaking', () => {
+    const expected = eventsOf(JSON.stringify(MESSAGES));
+    expect(eventsOf(JSON.stringify({ messages: asAnthropic(MESSAGES) }))).toEqual(expected);
+  });
+
+  it('reads JSON Lines of one message', () => {
+    const line = JSON.stringify(chat(moves('START'))[0]);
+    expect(eventsOf(`${line}\n`)).toEqual([
+      { kind: 'call', tool: 'goto_node', args: { node_id: 'START' }, place: { message: 0, tool_call_id: 'call_1' } },
+    ]);
+  });
+
+  it("leaves out system and developer messages and a τ²-bench user's own tool calls; reads text parts", () => {
+    const events = eventsOf(
+      JSON.stringify([
+        { role: 'system', content: 'You are an agent.' },
+        { role: 'developer', content: 'Be brief.' },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Yes,' },
+            { type: 'image_url', image_url: { url: 'x' } },
+            { type: 'text', text: 'go ahead.' },
+          ],
+        },
+        { role: 'user', content: 'Rebooted.', tool_calls: [{ id: 'u1', name: 'reboot_device', arguments: {}, requestor: 'user' }] },
+      ]),
+    );
+    expect(events).toEqual([
+      { kind: 'user', text: 'Yes,\ngo ahead.', place: { message: 2 } },
+      { kind: 'user', text: 'Rebooted.', place: { message: 3 } },
+    ]);
+  });
+
+  it.each([
+    ['mcp__sop__goto_node', 'goto_node'],
+    ['mcp__retail-tools__get_order_details', 'get_order_details'],
+    ['functions.todo', 'todo'],
+    ['sop/load_graph', 'load_graph'],
+    ['mcp__search__web_search', 'mcp__search__web_search'],
+  ])('names a call of %s %s', (name, tool) => {
+    expect(eventsOf(JSON.stringify(chat(call(name, {}))))).toMatchObject([{ tool }]);
+  });
+});
+
+describe('inputs it cannot read', () => {
+  const message = (value: unknown) => JSON.stringify([{ role: 'user', content: 'hi' }, value]);
+  it.each([
+    [
+      '',
+      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+    ],
+    [
+      '{"role": "user"}\n{"role": ',
+      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+    ],
+    [
+      '{"transcript": []}',
+      'the file holds no conversation; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+    ],
+    [
+      '42',
+      'the file holds no conversation; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+    ],
+    [message('hello'), 'message 1 is not an object'],
+    [message({ content: 'hello' }), 'message 1 has no role (user, assistant or tool)'],
+    [message({ role: 'assistant', tool_calls: {} }), 'message 1: tool_calls is not a list'],
+    [message({ role: 'assistant', tool_calls: [{ id: 'c1', function: { arguments: '{}' } }] }), 'message 1, tool call 0: no function name'],
+    ['{"run": {"agent": "a"}, "audit": []}', '`run` is not a run of `sop runs show --format json` (it needs agent and sourceHash)'],
+    ['{"run": {"agent": "a", "sourceHash": "h"}, "audit": {}}', '`audit` is not a list of audit entries'],
+    [
+      '{"run": {"agent": "a", "sourceHash": "h"}, "audit": [{"tool": "todo", "outcome": "ok"}]}',
+      'audit entry 0 is not an audit entry (it needs seq, tool and outcome)',
+    ],
+  ])('%j: %s', (text, error) => {
+    expect(read(text)).toEqual({ ok: false, error });
+  });
+});
+
+describe('an audit log', () => {
+  it('reads each entry as a call at its seq, a goto_node with its outcome as the recorded answer', () => {
+    const result = read(
+      JSON.stringify({
+        store: 'sqlite:runs.db',
+        run: { runId: 'r1', agent: 'retail_customer_support', sourceHash: 'sha256:1' },
+        audit: [
+          { seq: 1, tool: 'load_graph', input: { agent: 'retail_customer_support' }, outcome: 'ok' },
+          { seq: 2, tool: 'goto_node', input: { node_id: 'AUTH' }, outcome: 'refused' },
+          { seq: 3, tool: 'goto_node', input: 'START', outcome: 'error' },
+        ],
+      }),
+    );
+    expect(result).toEqual({
+      ok: true,
+      conversation: {
+        format: 'audit',
+        run: { runId: 'r1', agent: 'retail_customer_support', sourceHash: 'sha256:1' },
+        events: [
+          { kind: 'call', tool: 'load_graph', args: { agent: 'retail_customer_support' }, place: { seq: 1 } },
+          { kind: 'call', tool: 'goto_node', args: { node_id: 'AUTH' }, recorded: { valid: false }, place: { seq: 2 } },
+          {
+            kind: 'call',
+            tool: 'goto_node',
+            args: null,
+            argsProblem: 'the recorded input is not an object',
+            recorded: { valid: false },
+            place: { seq: 3 },
+          },
+        ],
+      },
+    });
+  });
+});
