@@ -13,6 +13,7 @@ import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
+import { BoundedDiagnostics } from './diagnostics/bounded-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 import { type AgentFiles, emitWhileCompiling } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
@@ -67,11 +68,11 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
         )
       : [];
   const failedAgents = [...new Set([...failed.flatMap((c) => (c.model ? [c.model.agent] : [])), ...carried.map((sop) => sop.meta.agent)])];
+  const budgets = await budgetDiagnosticsOf(emitted, outputs);
   const diagnostics = [
-    ...compiled.flatMap((c) => c.diagnostics),
+    ...compiled.flatMap((c) => withinFileCap(c.diagnostics, budgets.get(c.file) ?? [])),
     ...projectDiagnostics,
     ...emitFailures.map((f) => internalErrorDiagnostic(f.compiled.file, f.error)),
-    ...(await budgetDiagnosticsOf(emitted, outputs)),
   ].sort(compareDiagnostics);
   return { compiled, diagnostics, outputs, complete: failed.length === 0, failedAgents };
 }
@@ -86,19 +87,36 @@ function carriedAgents(previous: SopBundle | null, failedFiles: ReadonlySet<stri
  * SOP057 for the emitted SOPs that declare a `token_budget`, measured on the bundle the build planned; SOP058 at the
  * budget when the optional tokenizer is not installed, so a budget is never silently unchecked.
  */
-async function budgetDiagnosticsOf(emitted: readonly CompiledFile[], outputs: readonly GeneratedFile[]): Promise<Diagnostic[]> {
+async function budgetDiagnosticsOf(
+  emitted: readonly CompiledFile[],
+  outputs: readonly GeneratedFile[],
+): Promise<Map<string, readonly Diagnostic[]>> {
   const budgeted = emitted.flatMap((c) => (c.model?.tokenBudget ? [c.model] : []));
   const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
-  if (budgeted.length === 0 || bundleFile === undefined) return [];
+  if (budgeted.length === 0 || bundleFile === undefined) return new Map();
   const bundle = JSON.parse(bundleFile.content) as SopBundle;
   const [{ loadTokenCounter }, { budgetDiagnostics, uncheckedBudgetDiagnostic }] = await Promise.all([
     import('./analyze/token-counter.js'),
     import('./analyze/token-budgets.js'),
   ]);
   const counter = await loadTokenCounter();
-  return budgeted.flatMap((model) => {
-    if (!counter.ok) return [uncheckedBudgetDiagnostic(model, counter.error)];
-    const sop = bundle.agents[model.agent];
-    return sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count);
-  });
+  return new Map(
+    budgeted.map((model) => {
+      if (!counter.ok) return [model.file, [uncheckedBudgetDiagnostic(model, counter.error)]];
+      const sop = bundle.agents[model.agent];
+      return [model.file, sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count)];
+    }),
+  );
+}
+
+/**
+ * A file's diagnostics with the build's own (token budgets, found after compiling) under the same per-file cap: a
+ * budget a 500-node SOP overruns everywhere is 1,000 warnings otherwise. A file already over the cap (its SOP091
+ * counts what it dropped) shows none of them, as it would show no more of its own.
+ */
+function withinFileCap(found: readonly Diagnostic[], added: readonly Diagnostic[]): readonly Diagnostic[] {
+  if (added.length === 0 || found.some((d) => d.code === 'SOP091')) return found;
+  const bounded = new BoundedDiagnostics();
+  bounded.push(...found, ...added);
+  return bounded.result();
 }
