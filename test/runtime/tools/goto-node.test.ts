@@ -3,21 +3,14 @@ import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode, validNext } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
+import { playMoves } from '../../support/play-moves.js';
 
 const desk = prepareAgent(SUPPORT_DESK);
 const tiny = prepareAgent(TINY_FLOW);
 const loaded: RunState = EMPTY_RUN_STATE;
 
 /** Plays legal moves and returns the state after them (fails the test on any refusal). */
-function walk(ids: readonly string[], from: RunState = loaded, agent = desk): RunState {
-  let state = from;
-  for (const id of ids) {
-    const outcome = gotoNode(agent, state, { node_id: id });
-    expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
-    state = outcome.state;
-  }
-  return state;
-}
+const walk = (ids: readonly string[], from: RunState = loaded, agent = desk) => playMoves(agent, ids, from);
 
 describe('goto_node answers', () => {
   it('answers the entry node with its description and edges, and starts the path', () => {

@@ -18,6 +18,7 @@ import { EMPTY_RUN_STATE, type RunState, type RunStore } from '../../../runtime/
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { whereView } from '../../../runtime/tools/inspect/where-view.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
+import { playMoves } from '../../support/play-moves.js';
 
 /** support_desk where the address flow may be entered twice at most; then ESCALATE instead. */
 const LIMITED: CompiledSop = {
@@ -27,15 +28,7 @@ const LIMITED: CompiledSop = {
 };
 const agent = prepareAgent(LIMITED);
 
-function walk(ids: readonly string[], from: RunState = EMPTY_RUN_STATE): RunState {
-  let state = from;
-  for (const id of ids) {
-    const outcome = gotoNode(agent, state, { node_id: id });
-    expect(outcome.answer, `move to ${id}`).toMatchObject({ valid: true });
-    state = outcome.state;
-  }
-  return state;
-}
+const walk = (ids: readonly string[], from: RunState = EMPTY_RUN_STATE) => playMoves(agent, ids, from);
 
 describe('goto_node and max_visits', () => {
   it('counts the visits in the run state and refuses the move past the limit, naming the escalation node', () => {
