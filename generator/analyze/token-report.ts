@@ -29,16 +29,15 @@ export interface AgentTokenReport {
 }
 
 export function tokenReport(sop: CompiledSop, count: CountTokens): AgentTokenReport {
-  const agent = prepareAgent(sop);
-  const paths = shortestPaths(sop);
+  const arrivals = arrivalsAlongShortestPaths(sop);
   const nodes = sop.nodeIds.map((node): NodeTokens => {
     const prompt = sop.prompts[node]?.prompt;
-    const path = paths.get(node) ?? null;
+    const arrival = arrivals.get(node);
     return {
       node,
       prompt: prompt === undefined || prompt === '' ? null : count(prompt),
-      goto_answer: path === null ? null : count(answerText(agent, path)),
-      path,
+      goto_answer: arrival === undefined ? null : count(arrival.text),
+      path: arrival?.state.path ?? null,
     };
   });
   const largest = nodes.reduce<NodeTokens | null>(
@@ -54,30 +53,32 @@ export function tokenReport(sop: CompiledSop, count: CountTokens): AgentTokenRep
   };
 }
 
-/** The text of the answer to the last move of `path`, played through the runtime's goto_node from a fresh run. */
-function answerText(agent: ReturnType<typeof prepareAgent>, path: readonly string[]): string {
-  let state: RunState = EMPTY_RUN_STATE;
-  let text = '';
-  for (const node of path) {
-    const outcome = gotoNode(agent, state, { node_id: node });
-    state = outcome.state;
-    text = outcome.text ?? JSON.stringify(outcome.answer);
-  }
-  return text;
+interface Arrival {
+  readonly state: RunState;
+  readonly text: string;
 }
 
-/** The shortest path along edges from the entry node to every node it reaches (breadth-first, edges in order). */
-function shortestPaths(sop: CompiledSop): Map<string, readonly string[]> {
+/**
+ * For every node the entry node reaches: the run state and the answer text on arriving there along the shortest
+ * path (breadth-first, edges in order), each made by one `goto_node` from its predecessor's state. One move per
+ * node, not one walk per node: a 500-node chain would otherwise replay 125,000 moves.
+ */
+function arrivalsAlongShortestPaths(sop: CompiledSop): Map<string, Arrival> {
+  const agent = prepareAgent(sop);
+  const arrive = (state: RunState, node: string): Arrival => {
+    const outcome = gotoNode(agent, state, { node_id: node });
+    return { state: outcome.state, text: outcome.text ?? JSON.stringify(outcome.answer) };
+  };
   const entry = sop.transitions.entry;
-  const paths = new Map<string, readonly string[]>([[entry, [entry]]]);
+  const arrivals = new Map<string, Arrival>([[entry, arrive(EMPTY_RUN_STATE, entry)]]);
   const queue = [entry];
   for (let i = 0; i < queue.length; i++) {
-    const from = queue[i]!;
-    for (const to of sop.transitions.successors[from] ?? []) {
-      if (paths.has(to)) continue;
-      paths.set(to, [...paths.get(from)!, to]);
+    const from = arrivals.get(queue[i]!)!;
+    for (const to of sop.transitions.successors[queue[i]!] ?? []) {
+      if (arrivals.has(to)) continue;
+      arrivals.set(to, arrive(from.state, to));
       queue.push(to);
     }
   }
-  return paths;
+  return arrivals;
 }
