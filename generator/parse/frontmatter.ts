@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
-import { diagnosticAt } from '../diagnostics/diagnostic.js';
+import { type Diagnostic, diagnosticAt } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
@@ -135,6 +135,10 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
       const path = issue.path.filter((p): p is string | number => typeof p !== 'symbol');
+      if (issue.code === 'unrecognized_keys') {
+        for (const key of issue.keys) sink.push(unknownNestedKey(file, yaml, path, key));
+        continue;
+      }
       const missing = issue.code === 'invalid_type' && getIn(value, path) === undefined;
       const where = path.join('.') || '(root)';
       sink.push(
@@ -155,6 +159,27 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
       ? (yaml.plainSourceOf(['version']) ?? parsed.data.version)
       : parsed.data.version;
   return { frontmatter: { ...parsed.data, version }, yaml };
+}
+
+/** The keys of the strict maps inside the frontmatter, to name the one a misspelt key was meant to be. */
+function knownKeysAt(path: readonly (string | number)[]): readonly string[] {
+  if (path[0] === 'token_budget' && path.length === 1) return ['node_prompt', 'system_prompt', 'goto_answer'];
+  if (path[0] === 'policies' && path.length === 2) return ['description', 'every_path_to', 'passes', 'confirmation', 'severity'];
+  if (path[0] === 'policies' && path.length === 3) return ['nodes', 'tools', 'terminals', 'except'];
+  return [];
+}
+
+/** A key a strict map does not have, at the key itself, with the closest key it has. */
+function unknownNestedKey(file: string, yaml: YamlBlock, path: readonly (string | number)[], key: string): Diagnostic {
+  const known = knownKeysAt(path);
+  const where = path.join('.');
+  return diagnosticAt(
+    file,
+    'SOP003',
+    yaml.spanOf([...path, key], { key: true }),
+    `Frontmatter key \`${where}\` has no key ${quoted(key)}.`,
+    known.length === 0 ? remediationFor(path) : suggester(known).suggestion(key, 'key'),
+  );
 }
 
 function getIn(value: unknown, path: readonly (string | number)[]): unknown {

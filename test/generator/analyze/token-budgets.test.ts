@@ -200,10 +200,17 @@ describe('bad budgets', () => {
     ]);
   });
 
-  it('an unknown key is a frontmatter error naming it', () => {
+  it('an unknown key is a frontmatter error at that key, naming the key meant', () => {
     const text = sopText('bad', ['  node_prompt: 100', '  goto_answers: 100']);
     expect(compileSop('sops/bad.md', text).diagnostics).toEqual([
-      expect.objectContaining({ code: 'SOP003', severity: 'error', message: expect.stringContaining('"goto_answers"'), remediation }),
+      expect.objectContaining({
+        code: 'SOP003',
+        severity: 'error',
+        line: position(text, '  goto_answers: 100').line,
+        column: 3,
+        message: 'Frontmatter key `token_budget` has no key `goto_answers`.',
+        remediation: 'Did you mean `goto_answer`?',
+      }),
     ]);
   });
 });

@@ -370,6 +370,28 @@ describe('visit limits', () => {
   });
 });
 
+describe('misspelt keys', () => {
+  it('a key a policy or a selector does not have is an error at that key, naming the key meant', () => {
+    const { text, compiled } = desk(`
+p:
+  every_path_to: {nodes: [DO_REFUND], tool: [refund]}
+  pases: IS_OK`);
+    expect(compiled.diagnostics.filter((d) => d.code === 'SOP003')).toEqual([
+      expect.objectContaining({ message: 'Frontmatter key `policies.p.passes` is required.' }),
+      expect.objectContaining({
+        ...position(text, 'tool: [refund]'),
+        message: 'Frontmatter key `policies.p.every_path_to` has no key `tool`.',
+        remediation: 'Did you mean `tools`?',
+      }),
+      expect.objectContaining({
+        ...position(text, 'pases: IS_OK'),
+        message: 'Frontmatter key `policies.p` has no key `pases`.',
+        remediation: 'Did you mean `passes`?',
+      }),
+    ]);
+  });
+});
+
 describe('names that match nothing', () => {
   it('a misspelt node, a pattern, an undeclared tool and an unused one are each reported at their line', () => {
     const { text, found } = desk(`
