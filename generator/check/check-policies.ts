@@ -128,15 +128,24 @@ function violationMessage(
   );
 }
 
-/** The counterexample, with the escalation moves marked as such. */
+/** Steps of a counterexample shown at each end when it is longer than both together (messages are capped). */
+const SHOWN_AT_EACH_END = 12;
+
+/**
+ * The counterexample, with the escalation moves marked as such. A long one keeps its start and its end (where the
+ * guarded node is) and says how many steps it leaves out, and how many of them are escalation moves.
+ */
 function renderPath(path: readonly string[], graph: PolicyGraph): string {
-  return path
-    .map((node, i) => {
-      if (i === 0) return node;
-      const escalation = graph.escalations.get(`${path[i - 1]}>${node}`);
-      return escalation === undefined ? ` → ${node}` : ` ⇢ ${node} (once ${escalation.usedUp} has used up its max_visits)`;
-    })
-    .join('');
+  const step = (i: number): string => {
+    const escalation = graph.escalations.get(`${path[i - 1]}>${path[i]}`);
+    return escalation === undefined ? ` → ${path[i]}` : ` ⇢ ${path[i]} (once ${escalation.usedUp} has used up its max_visits)`;
+  };
+  const steps = path.map((_, i) => (i === 0 ? path[0]! : step(i)));
+  if (path.length <= 2 * SHOWN_AT_EACH_END + 1) return steps.join('');
+  const left = steps.slice(SHOWN_AT_EACH_END, -SHOWN_AT_EACH_END);
+  const escalations = left.filter((s) => s.startsWith(' ⇢')).length;
+  const note = escalations === 0 ? '' : `, ${escalations} of them escalation move${escalations === 1 ? '' : 's'}`;
+  return `${steps.slice(0, SHOWN_AT_EACH_END).join('')} → … (${left.length} more steps${note}) …${steps.slice(-SHOWN_AT_EACH_END).join('')}`;
 }
 
 function shortList(ids: readonly string[]): string {
