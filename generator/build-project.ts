@@ -17,6 +17,7 @@ import { BoundedDiagnostics } from './diagnostics/bounded-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 import { type AgentFiles, emitWhileCompiling } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
+import type { SopModel } from './model/sop-model.js';
 import type { GeneratedFile } from './emit/emit-project.js';
 import { BUNDLE_PATH } from './emit/bundle-plan.js';
 
@@ -91,7 +92,8 @@ async function budgetDiagnosticsOf(
   emitted: readonly CompiledFile[],
   outputs: readonly GeneratedFile[],
 ): Promise<Map<string, readonly Diagnostic[]>> {
-  const budgeted = emitted.flatMap((c) => (c.model?.tokenBudget ? [c.model] : []));
+  const hasLimit = (b: SopModel['tokenBudget']) => b !== null && (b.nodePrompt ?? b.systemPrompt ?? b.gotoAnswer) !== null;
+  const budgeted = emitted.flatMap((c) => (c.model !== null && hasLimit(c.model.tokenBudget) ? [c.model] : []));
   const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
   if (budgeted.length === 0 || bundleFile === undefined) return new Map();
   const bundle = JSON.parse(bundleFile.content) as SopBundle;

@@ -256,6 +256,12 @@ process.stdout.write(JSON.stringify(report));
     const unchecked = build();
     expect(unchecked.code, explain(unchecked)).toBe(0);
     expect(unchecked.stdout).toMatch(/budgeted\/invoice_desk\.md:5:30 warning SOP058 `token_budget` was not checked: token counts need/);
+    // A budget with no limit in it needs no counting, so nothing is left unchecked.
+    writeFileSync(sop('budgeted', 'invoice_desk.md'), budgeted.replace('token_budget: { node_prompt: 5 }', 'token_budget: {}'));
+    const empty = build();
+    expect(empty.code, explain(empty)).toBe(0);
+    expect(empty.stdout).toMatch(/0 errors, 0 warnings/);
+    writeFileSync(sop('budgeted', 'invoice_desk.md'), budgeted);
 
     const added = run(
       'npm',
