@@ -11,10 +11,12 @@
  *   - `unconfirmed_call`: a call a confirmation policy guards without the user's confirmation at the step.
  * Outside the steps: the conversation must end on a terminal node (`unfinished`), todos left open are reported,
  * and so is an answer recorded in the transcript that differs from the rule's (another SOP version, or a server
- * that did not enforce it). `load_graph` starts a fresh run; `todo` writes the list; `inspect` changes nothing.
+ * that did not enforce it). `load_graph` starts a fresh run; `todo` writes the list (unless the server would refuse
+ * it); `inspect` changes nothing.
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
 import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../contract/transitions.js';
+import { todoInput } from '../../../runtime/tools/todo.js';
 import { checkConfirmation } from './confirmation.js';
 import type { Conversation, ConversationEvent, EventPlace, ToolCallEvent } from './conversation.js';
 
@@ -127,8 +129,10 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation):
       continue;
     }
     if (event.tool === 'todo') {
-      const todos = event.args?.todos;
-      if (Array.isArray(todos)) run.todos = todos as RunState['todos'];
+      // As the server: a list it would refuse (a bad status, a completion node that is not terminal) changes nothing.
+      const parsed = todoInput.safeParse(event.args);
+      if (parsed.success && parsed.data.todos.every((t) => t.completion_node === undefined || terminals.has(t.completion_node)))
+        run.todos = parsed.data.todos;
       continue;
     }
     if (event.tool === 'inspect') continue;

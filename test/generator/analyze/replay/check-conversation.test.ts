@@ -208,6 +208,9 @@ describe('steps', () => {
         call('inspect', { view: 'where' }),
         moves('END_INFO'),
         todo('completed'),
+        // Lists the server refuses change nothing: a status it does not know, a completion node that is not terminal.
+        todo('done'),
+        call('todo', { todos: [{ content: 'Cancel #W1', status: 'completed', completion_node: 'ROUTE' }] }),
       ),
     );
     expect([report.verdict, report.steps.total]).toEqual(['pass', 5]);
