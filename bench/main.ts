@@ -28,6 +28,7 @@ import { httpRow } from './rows/http.js';
 import { idleRunsRow } from './rows/idle-runs.js';
 import { idleSessionsRow } from './rows/idle-sessions.js';
 import { loadGraphRow } from './rows/load-graph.js';
+import { policiesRow } from './rows/policies.js';
 import { postgresLatencyRow } from './rows/postgres-latency.js';
 import { postgresScaleRow } from './rows/postgres-scale.js';
 import { sqliteLatencyRow } from './rows/sqlite-latency.js';
@@ -47,6 +48,7 @@ const ROWS: readonly BenchRow[] = [
   idleRunsRow,
   postgresLatencyRow,
   postgresScaleRow,
+  policiesRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

@@ -10,7 +10,7 @@
  * confirmation that is not a regular expression or confirms no tool are reported at their own lines.
  */
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
-import { suggester } from '../diagnostics/closest-match.js';
+import { type Suggester, suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import { resolveSelector, type ResolvedSelector, type SelectorContext } from '../model/policy-selectors.js';
@@ -21,10 +21,11 @@ export function checkPolicies(model: SopModel, facts: GraphFacts, sink: Diagnost
   if (model.policies.length === 0) return;
   const context = selectorContext(model, facts);
   const graph = policyGraph(model, facts);
+  const names = namesToSuggest(model, context);
   for (const policy of model.policies) {
     const guards = resolveSelector(policy.everyPathTo, context);
     const passes = resolveSelector(policy.passes, context);
-    const named = reportUnmatched(model, context, policy, [guards, passes], sink);
+    const named = reportUnmatched(model, names, policy, [guards, passes], sink);
     checkConfirmation(model, policy, sink);
     if (guards.nodes.length === 0) {
       if (named)
@@ -68,6 +69,10 @@ interface PolicyGraph {
   readonly successors: ReadonlyMap<string, readonly string[]>;
   /** Escalation moves by `from>to`. */
   readonly escalations: ReadonlyMap<string, EscalationMove>;
+  /** The same graph by node index, for the searches: one per policy, so they allocate little. */
+  readonly ids: readonly string[];
+  readonly indexOf: ReadonlyMap<string, number>;
+  readonly next: readonly (readonly number[])[];
 }
 
 function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
@@ -80,7 +85,10 @@ function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
     next.push(move.to);
     escalations.set(`${move.from}>${move.to}`, move);
   }
-  return { successors, escalations };
+  const ids = [...successors.keys()];
+  const indexOf = new Map(ids.map((id, i) => [id, i]));
+  const next = ids.map((id) => successors.get(id)!.flatMap((to) => (indexOf.has(to) ? [indexOf.get(to)!] : [])));
+  return { successors, escalations, ids, indexOf, next };
 }
 
 interface Violation {
@@ -90,25 +98,48 @@ interface Violation {
   readonly others: readonly string[];
 }
 
+const UNSEEN = -2;
+const ROOT = -1;
+
 /** Breadth-first from the entry node through nodes that are not `passes`; null when no guarded node is reached. */
 function findViolation(graph: PolicyGraph, entry: string, guards: readonly string[], passes: ReadonlySet<string>): Violation | null {
-  if (passes.has(entry) || !graph.successors.has(entry)) return null;
-  const parent = new Map<string, string | null>([[entry, null]]);
-  const queue = [entry];
-  for (let i = 0; i < queue.length; i++) {
-    for (const next of graph.successors.get(queue[i]!) ?? []) {
-      if (parent.has(next) || passes.has(next)) continue;
-      parent.set(next, queue[i]!);
-      queue.push(next);
+  const start = graph.indexOf.get(entry);
+  if (passes.has(entry) || start === undefined) return null;
+  const blocked = new Uint8Array(graph.ids.length);
+  for (const id of passes) {
+    const i = graph.indexOf.get(id);
+    if (i !== undefined) blocked[i] = 1;
+  }
+  const parent = new Int32Array(graph.ids.length).fill(UNSEEN);
+  const queue = new Int32Array(graph.ids.length);
+  parent[start] = ROOT;
+  queue[0] = start;
+  let length = 1;
+  for (let head = 0; head < length; head++) {
+    const from = queue[head]!;
+    for (const to of graph.next[from]!) {
+      if (parent[to] !== UNSEEN || blocked[to] === 1) continue;
+      parent[to] = from;
+      queue[length++] = to;
     }
   }
   // The queue holds no `passes` node and is in breadth-first order: its first guarded node is the nearest one.
-  const guarded = new Set(guards);
-  const first = queue.find((id) => guarded.has(id));
-  if (first === undefined) return null;
+  const guarded = new Uint8Array(graph.ids.length);
+  for (const id of guards) {
+    const i = graph.indexOf.get(id);
+    if (i !== undefined) guarded[i] = 1;
+  }
+  let first = -1;
+  for (let head = 0; head < length && first < 0; head++) if (guarded[queue[head]!] === 1) first = queue[head]!;
+  if (first < 0) return null;
   const path: string[] = [];
-  for (let at: string | null = first; at !== null; at = parent.get(at) ?? null) path.unshift(at);
-  return { path, others: guards.filter((id) => id !== first && parent.has(id)) };
+  for (let at = first; at !== ROOT; at = parent[at]!) path.push(graph.ids[at]!);
+  path.reverse();
+  const reached = (id: string) => {
+    const i = graph.indexOf.get(id);
+    return i !== undefined && parent[i] !== UNSEEN;
+  };
+  return { path, others: guards.filter((id) => id !== graph.ids[first] && reached(id)) };
 }
 
 function violationMessage(
@@ -154,20 +185,33 @@ function shortList(ids: readonly string[]): string {
 }
 
 /** SOP054 for every pattern or tool that matches nothing; returns whether every name matched. */
+interface NamesToSuggest {
+  nodes(): Suggester;
+  tools(): Suggester;
+}
+
+/** The did-you-mean lists, made on first need and once per SOP: most policies name nothing wrong. */
+function namesToSuggest(model: SopModel, context: SelectorContext): NamesToSuggest {
+  let nodes: Suggester | undefined;
+  let tools: Suggester | undefined;
+  return {
+    nodes: () => (nodes ??= suggester(context.nodeIds)),
+    tools: () => (tools ??= suggester(model.tools.map((t) => t.name))),
+  };
+}
+
 function reportUnmatched(
   model: SopModel,
-  context: SelectorContext,
+  names: NamesToSuggest,
   policy: ModelPolicy,
   selectors: readonly ResolvedSelector[],
   sink: DiagnosticSink,
 ): boolean {
-  const nodes = suggester(context.nodeIds);
-  const tools = suggester(model.tools.map((t) => t.name));
   let clean = true;
   for (const selector of selectors) {
     for (const pattern of selector.unmatchedPatterns) {
       clean = false;
-      const hint = pattern.pattern.includes('*') ? undefined : nodes.suggestion(pattern.pattern, 'node id');
+      const hint = pattern.pattern.includes('*') ? undefined : names.nodes().suggestion(pattern.pattern, 'node id');
       sink.push(
         diagnosticAt(model.file, 'SOP054', pattern.span, `Policy ${quoted(policy.id)}: ${quoted(pattern.pattern)} matches no node.`, hint),
       );
@@ -178,7 +222,7 @@ function reportUnmatched(
       const message = declared
         ? `Policy ${quoted(policy.id)}: no node lists the tool ${quoted(tool.name)}.`
         : `Policy ${quoted(policy.id)}: ${quoted(tool.name)} is not a tool of this SOP.`;
-      sink.push(diagnosticAt(model.file, 'SOP054', tool.span, message, declared ? undefined : tools.suggestion(tool.name, 'tool')));
+      sink.push(diagnosticAt(model.file, 'SOP054', tool.span, message, declared ? undefined : names.tools().suggestion(tool.name, 'tool')));
     }
   }
   return clean;
