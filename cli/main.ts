@@ -79,4 +79,13 @@ async function main(argv: readonly string[]): Promise<number> {
   }
 }
 
-settleExit(main(process.argv.slice(2)), 'sop');
+const argv = process.argv.slice(2);
+// A reader that stops early (`sop paths AGENT | head`) closes the pipe: end quietly, as Unix tools do. Not for
+// `serve`, whose stdout is the MCP channel and whose transport ends the session itself when the client goes.
+if (argv[0] !== 'serve') {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+    process.exit(process.exitCode ?? 0);
+  });
+}
+settleExit(main(argv), 'sop');

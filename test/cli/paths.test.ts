@@ -5,6 +5,7 @@
  * no path reaches is exit 1 (the build only warns about it); no such agent, no bundle and bad flags are exit 2 with
  * a message and nothing on stdout. The build's `"paths": true` writes the same JSON as `sop paths` prints.
  */
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { decideMove, type Visits } from '../../contract/transitions.js';
 import type { GoldenPaths } from '../../generator/analyze/golden-paths.js';
-import { type CliResult, runCli } from '../support/run-cli.js';
+import { CLI, type CliResult, runCli } from '../support/run-cli.js';
 import { withLine } from '../support/sop-text.js';
 
 /** A loop (CHECK → ASK, "retry") and a hub (ROUTE), two terminals. */
@@ -99,6 +100,15 @@ describe('sop paths', () => {
     expect(listed.paths).toEqual(LOOP_PATHS);
     const bundle = JSON.parse(readFileSync(join(dir, 'generated/sop-bundle.json'), 'utf8')) as SopBundle;
     expect(listed.source_hash).toBe(bundle.agents.loopdesk!.sourceHash);
+  });
+
+  it('ends quietly with its exit code when the reader closes the pipe first (sop paths AGENT | head)', () => {
+    const piped = spawnSync('bash', ['-c', `"${process.execPath}" "${CLI}" paths loopdesk | true; echo "\${PIPESTATUS[0]}"`], {
+      cwd: dir,
+      encoding: 'utf8',
+    });
+    expect(piped.stderr).toBe('');
+    expect(piped.stdout).toBe('0\n');
   });
 
   it('leaves out a second time around the loop, which the runtime would allow', () => {
