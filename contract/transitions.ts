@@ -85,8 +85,7 @@ export function hasVisitsLeft(visits: Visits, node: string, max: number): boolea
 
 /** The visit counts after a legal move into `target`: one more for a node of `limited`, else the same object. */
 export function countVisit<N extends string>(visits: Visits, target: N, limited: readonly N[]): Visits {
-  if (!limited.includes(target)) return visits;
-  return { ...visits, [target]: visitsOf(visits, target) + 1 };
+  return limited.includes(target) ? withVisit(visits, target) : visits;
 }
 
 /** Decides a move: the path and visits after it, or why it is refused. Unknown ids are never legal. */
@@ -98,13 +97,13 @@ export function decideMove<N extends string>(
 ): MoveVerdict<N> {
   if (!Object.hasOwn(table.successors, target)) return NOT_A_MOVE;
   const node = target as N;
+  const limit = limitOf(table, node);
   if (isPlainMove(table, path, node)) {
-    const limit = limitOf(table, node);
     if (limit !== undefined && !hasVisitsLeft(visits, node, limit.max)) {
       return { ok: false, reason: 'visit-limit', node, max: limit.max, escalation: limit.escalation };
     }
   } else if (!escalationTargets(table, path, visits).includes(node)) return NOT_A_MOVE;
-  return { ok: true, path: enterPath(path, node, table.entry), visits: countVisit(visits, node, limitedNodes(table)) };
+  return { ok: true, path: enterPath(path, node, table.entry), visits: limit === undefined ? visits : withVisit(visits, node) };
 }
 
 /** Whether moving from `path` to `target` is legal. Unknown ids are never legal. */
@@ -183,6 +182,10 @@ function usedUp<N extends string>(table: TransitionTable<N>, visits: Visits, nod
 
 function limitOf<N extends string>(table: TransitionTable<N>, node: N): VisitLimit<N> | undefined {
   return table.limits !== undefined && Object.hasOwn(table.limits, node) ? table.limits[node] : undefined;
+}
+
+function withVisit(visits: Visits, node: string): Visits {
+  return { ...visits, [node]: visitsOf(visits, node) + 1 };
 }
 
 /** Own counts only: a node id such as `constructor` must not read `Object.prototype`. */

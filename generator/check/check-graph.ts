@@ -8,7 +8,7 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
-import { escalationMoves, resolveVisitLimits } from '../model/visit-limits.js';
+import { escalationMovesOf } from '../model/visit-limits.js';
 
 export function checkGraph(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   const file = model.file;
@@ -28,8 +28,7 @@ export function checkGraph(model: SopModel, facts: GraphFacts, sink: DiagnosticS
   if (isNode.has(model.entryNode)) {
     // A node that only an escalation move leads to (a visit limit's `escalate_to`) is reached by runs all the same.
     const escalations = new Map<string, string[]>();
-    const anywhere = new Set([model.entryNode, ...model.hubs.map((h) => h.id)]);
-    for (const move of escalationMoves(resolveVisitLimits(model), facts.successors, anywhere))
+    for (const move of escalationMovesOf(model, facts.successors))
       escalations.set(move.from, [...(escalations.get(move.from) ?? []), move.to]);
     const reached = reach([model.entryNode], (id) => [...(facts.successors.get(id) ?? []), ...(escalations.get(id) ?? [])]);
     unreachable(model, facts, reached, predecessors, sink);

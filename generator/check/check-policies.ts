@@ -15,7 +15,7 @@ import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import { resolveSelector, type ResolvedSelector, type SelectorContext } from '../model/policy-selectors.js';
 import type { GraphFacts, ModelPolicy, SopModel } from '../model/sop-model.js';
-import { type EscalationMove, escalationMoves, resolveVisitLimits } from '../model/visit-limits.js';
+import { type EscalationMove, escalationMovesOf } from '../model/visit-limits.js';
 
 export function checkPolicies(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   if (model.policies.length === 0) return;
@@ -76,7 +76,7 @@ interface PolicyGraph {
 }
 
 function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
-  const moves = escalationMoves(resolveVisitLimits(model), facts.successors, new Set([model.entryNode, ...model.hubs.map((h) => h.id)]));
+  const moves = escalationMovesOf(model, facts.successors);
   const successors = new Map<string, string[]>([...facts.successors].map(([id, next]) => [id, [...next]]));
   const escalations = new Map<string, EscalationMove>();
   for (const move of moves) {

@@ -53,3 +53,11 @@ export function escalationMoves(
   }
   return moves;
 }
+
+/** The escalation moves of a model's own limits, over its flowchart (what the checks walk beside the edges). */
+export function escalationMovesOf(
+  model: Pick<SopModel, 'nodes' | 'prompts' | 'escalationNode' | 'entryNode' | 'hubs'>,
+  successors: ReadonlyMap<string, readonly string[]>,
+): EscalationMove[] {
+  return escalationMoves(resolveVisitLimits(model), successors, new Set([model.entryNode, ...model.hubs.map((h) => h.id)]));
+}
