@@ -16,15 +16,13 @@ const nodeId = z.string().min(1);
 /** One node id or `*` pattern, or a list of them. */
 const nodePatterns = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1));
 /** A policy's node set: node ids or patterns (a string or a list), or a map of `nodes`, `tools`, `terminals`, `except`. */
-const selector = z.preprocess(
-  (v) => (typeof v === 'string' || Array.isArray(v) ? { nodes: v } : v),
-  z.strictObject({
-    nodes: nodePatterns.optional(),
-    tools: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1)).optional(),
-    terminals: z.literal(true).optional(),
-    except: nodePatterns.optional(),
-  }),
-);
+const selectorMap = z.strictObject({
+  nodes: nodePatterns.optional(),
+  tools: z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1)).optional(),
+  terminals: z.literal(true).optional(),
+  except: nodePatterns.optional(),
+});
+const selector = z.preprocess((v) => (typeof v === 'string' || Array.isArray(v) ? { nodes: v } : v), selectorMap);
 const policy = z.strictObject({
   description: z.string().optional(),
   every_path_to: selector,
@@ -33,6 +31,7 @@ const policy = z.strictObject({
   severity: z.enum(['error', 'warning']).optional(),
 });
 const tokens = z.number().int().positive();
+const tokenBudget = z.strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() });
 
 export const frontmatterSchema = z.object({
   agent: identifier,
@@ -61,9 +60,7 @@ export const frontmatterSchema = z.object({
   tools: z.array(z.string().min(1)),
   escalation_node: nodeId.optional(),
   policies: z.record(identifier, policy).optional(),
-  token_budget: z
-    .strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() })
-    .optional(),
+  token_budget: tokenBudget.optional(),
 });
 
 export type Frontmatter = z.output<typeof frontmatterSchema>;
@@ -163,9 +160,9 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
 
 /** The keys of the strict maps inside the frontmatter, to name the one a misspelt key was meant to be. */
 function knownKeysAt(path: readonly (string | number)[]): readonly string[] {
-  if (path[0] === 'token_budget' && path.length === 1) return ['node_prompt', 'system_prompt', 'goto_answer'];
-  if (path[0] === 'policies' && path.length === 2) return ['description', 'every_path_to', 'passes', 'confirmation', 'severity'];
-  if (path[0] === 'policies' && path.length === 3) return ['nodes', 'tools', 'terminals', 'except'];
+  if (path[0] === 'token_budget' && path.length === 1) return Object.keys(tokenBudget.shape);
+  if (path[0] === 'policies' && path.length === 2) return Object.keys(policy.shape);
+  if (path[0] === 'policies' && path.length === 3) return Object.keys(selectorMap.shape);
   return [];
 }
 
