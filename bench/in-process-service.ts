@@ -5,7 +5,7 @@
  * `service.callTool` exactly as the transports make them.
  */
 import { join } from 'node:path';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../runtime/agents/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';

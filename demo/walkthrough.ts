@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: plays the seed's end-to-end example (Sophia Martin: change an order's address, update the
  * default address, exchange a tablet) against the real server, spawned over stdio as `node dist/cli/main.js
- * serve`, through a real MCP SDK Client, and prints a readable transcript: every call and its answer.
+ * serve`, through a real MCP SDK Client (v2, speaking the 2026-07-28 revision), and prints a readable transcript: every call and its answer.
  *
  * Where the seed elides steps ("Agent proceeds through COLLECT_MOD_ADDR → DO_MOD_ADDR"), the demo takes the
  * shortest route through the compiled flowchart, so every move is legal. The path in each answer is how the
@@ -12,8 +12,8 @@
  */
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { findProjectRoot } from '../cli/project-root.js';
 import type { CompiledSop } from '../contract/compiled-sop.js';
 import { readBundle } from '../runtime/agents/read-bundle.js';
@@ -204,7 +204,9 @@ async function main(): Promise<number> {
     process.stderr.write(`demo: ${AGENT} is not compiled (sops/${AGENT}.md). Run \`npm run build:sops\`.\n`);
     return 2;
   }
-  const client = new Client({ name: 'sop-demo', version: '0.1.0' });
+  // The current protocol revision (2026-07-28: no handshake, every request self-contained); the server serves
+  // 2025-era clients on the same pipe too.
+  const client = new Client({ name: 'sop-demo', version: '0.1.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(
     new StdioClientTransport({ command: process.execPath, args: [join(root, 'dist/cli/main.js'), 'serve'], cwd: root, stderr: 'inherit' }),
   );

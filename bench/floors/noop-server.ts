@@ -9,12 +9,19 @@
  *                                                          round trip on the PostgreSQL database at URL before it
  *                                                          answers: the least a call that commits there can cost
  *
+ *   node dist/bench/floors/noop-server.js --sdk v1         stdio, on the SDK's v1 line (@modelcontextprotocol/sdk)
+ *                                                          instead of the v2 line the runtime is built on
+ *
  * Over HTTP it follows the SDK's documented stateful pattern: one McpServer and one transport per session,
  * default SSE answers, DELETE ends a session. It prints `listening <port>` on stdout once it accepts requests.
+ * (The HTTP floor stays on v1's sessionful transport: v2 serves 2025-era clients per request only, and a
+ * per-session server is the cheapest a 2025 client can be served.)
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { McpServer as McpServerV2 } from '@modelcontextprotocol/server';
+import { serveStdio as serveStdioV2 } from '@modelcontextprotocol/server/stdio';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -41,8 +48,26 @@ function noopServer(work?: Work): McpServer {
   return server;
 }
 
-async function serveStdio(work?: Work): Promise<void> {
-  await noopServer(work).connect(new StdioServerTransport());
+/** The same tool on the SDK's v2 line, served as a v2 user would: `serveStdio` over a factory, both eras. */
+function noopServerV2(work?: Work): McpServerV2 {
+  const server = new McpServerV2({ name: 'bench-noop-floor', version: '1.0.0' });
+  const answer = { content: [{ type: 'text' as const, text: 'ok' }] };
+  server.registerTool(
+    NOOP_TOOL,
+    { description: 'Does nothing.', inputSchema: z.object({ node_id: z.string() }) },
+    work === undefined
+      ? () => answer
+      : async () => {
+          await work();
+          return answer;
+        },
+  );
+  return server;
+}
+
+async function serveStdio(sdk: 'v1' | 'v2', work?: Work): Promise<void> {
+  if (sdk === 'v2') serveStdioV2(() => noopServerV2(work));
+  else await noopServer(work).connect(new StdioServerTransport());
 }
 
 function serveHttp(port: number): void {
@@ -78,6 +103,7 @@ function serveHttp(port: number): void {
 }
 
 const args = process.argv.slice(2);
+const sdk = args.includes('--sdk') && args[args.indexOf('--sdk') + 1] === 'v1' ? 'v1' : 'v2';
 const updateUrl = args.includes('--update') ? args[args.indexOf('--update') + 1] : undefined;
 if (args.includes('--http')) {
   const i = args.indexOf('--port');
@@ -86,7 +112,7 @@ if (args.includes('--http')) {
   // Loaded only here: the plain floor's start-up (the cold-start row's floor) must not pay for the driver.
   const { openFloor } = await import('../../test/support/store-latency.js');
   const floor = await openFloor(updateUrl);
-  await serveStdio(() => floor.time());
+  await serveStdio(sdk, () => floor.time());
 } else {
-  await serveStdio();
+  await serveStdio(sdk);
 }

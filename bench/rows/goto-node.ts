@@ -7,6 +7,8 @@
  * A third server, in the notes only, splits the ratio in two: a bare low-level SDK `Server` replaying the
  * recorded answers (the same bytes, `structuredContent` plus text) from a table. Its p50 ÷ the no-op's is
  * what the SDK and the pipe cost to carry these answers; ours ÷ its p50 is what our own code costs per call.
+ * A fourth, also in the notes, is the same no-op tool on the SDK's v1 line: the runtime moved to the v2 line
+ * (both protocol eras on one server), and this keeps what that move costs in view.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -25,14 +27,15 @@ const P99 = { name: 'goto_node stdio p99 ÷ no-op tool', goal: '<= 1.3', unit: '
 /** The replay server, run with `node --input-type=module -e` in the fixture (which resolves the SDK). */
 const REPLAY_SERVER = `
 import { readFileSync } from 'node:fs';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { CallToolRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { Server } from '@modelcontextprotocol/server';
+import { serveStdio } from '@modelcontextprotocol/server/stdio';
 const answers = JSON.parse(readFileSync(process.argv[1], 'utf8'));
 let i = 0;
-const server = new Server({ name: 'bench-replay', version: '1.0.0' }, { capabilities: { tools: {} } });
-server.setRequestHandler(CallToolRequestSchema, () => answers[i++ % answers.length]);
-await server.connect(new StdioServerTransport());
+serveStdio(() => {
+  const server = new Server({ name: 'bench-replay', version: '1.0.0' }, { capabilities: { tools: {} } });
+  server.setRequestHandler('tools/call', () => answers[i++ % answers.length]);
+  return server;
+});
 `;
 
 async function run(ctx: BenchContext): Promise<Row[]> {
@@ -44,6 +47,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   let ours: StdioConversation | undefined;
   let floor: StdioConnection | undefined;
   let replay: StdioConnection | undefined;
+  let floorV1: StdioConnection | undefined;
   try {
     ours = await startStdioConversation([fixture.cli, 'serve'], {
       cwd: fixture.dir,
@@ -52,6 +56,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       signal: ctx.signal,
     });
     floor = await connectStdio([NOOP_FLOOR], fixture.dir, ctx.signal);
+    floorV1 = await connectStdio([NOOP_FLOOR, '--sdk', 'v1'], fixture.dir, ctx.signal);
     // The walk starts at the entry node, so every lap gets the answers of the first one.
     const answersFile = join(ctx.tmp, 'goto-answers.json');
     writeFileSync(
@@ -60,13 +65,15 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     );
     replay = await connectStdio(['--input-type=module', '-e', REPLAY_SERVER, answersFile], fixture.dir, ctx.signal);
     const noop = floor.client;
+    const noopV1 = floorV1.client;
     const replayed = replay.client;
     const replayNext = cycle(ours.walk);
 
-    ctx.log(`row 1: ${rounds} × (${block} no-op + ${block} replayed + ${block} goto_node) calls on ${agent}`);
+    ctx.log(`row 1: ${rounds} × (${block} no-op + ${block} no-op v1 + ${block} replayed + ${block} goto_node) calls on ${agent}`);
     const times = await interleavedCalls(
       {
         noop: () => noop.callTool({ name: 'noop', arguments: { node_id: 'X' } }),
+        noopV1: () => noopV1.callTool({ name: 'noop', arguments: { node_id: 'X' } }),
         replay: () => replayed.callTool({ name: 'goto_node', arguments: { node_id: replayNext() } }),
         ours: ours.move,
       },
@@ -77,7 +84,8 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       `${times.ours.length} calls each; agent ${agent}, memory store (stdio's default); SDK client and servers on the same 2 cores; ` +
       `the same answers replayed from a table by a bare SDK Server: p50 ${p50Replay.toFixed(4)} ms, ` +
       `${(p50Replay / p50Floor).toFixed(2)} × the no-op (the SDK's and the pipe's cost of these answers), ` +
-      `ours ${(p50 / p50Replay).toFixed(2)} × the replay (our own per-call cost)`;
+      `ours ${(p50 / p50Replay).toFixed(2)} × the replay (our own per-call cost); the no-op on the SDK's v1 line: ` +
+      `p50 ${percentile(times.noopV1, 50).toFixed(4)} ms, ours ${(p50 / percentile(times.noopV1, 50)).toFixed(2)} × it`;
     return [
       row({ ...P50, value: p50, floor: p50Floor, note }),
       row({ ...P99, value: percentile(times.ours, 99), floor: percentile(times.noop, 99) }),
@@ -86,6 +94,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     await ours?.close().catch(() => {});
     await floor?.close().catch(() => {});
     await replay?.close().catch(() => {});
+    await floorV1?.close().catch(() => {});
   }
 }
 

@@ -11,11 +11,23 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { requireBearerAuth } from '@modelcontextprotocol/sdk/server/auth/middleware/bearerAuth.js';
-import { InvalidTokenError, ServerError } from '@modelcontextprotocol/sdk/server/auth/errors.js';
-import type { OAuthTokenVerifier } from '@modelcontextprotocol/sdk/server/auth/provider.js';
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { Request, RequestHandler, Response } from 'express';
+import {
+  type AuthInfo,
+  bearerAuthChallengeResponse,
+  OAuthError,
+  OAuthErrorCode,
+  type OAuthTokenVerifier,
+  type VerifyBearerTokenOptions,
+  verifyBearerToken,
+} from '@modelcontextprotocol/server';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+declare module 'express-serve-static-core' {
+  interface Request {
+    /** Set by the bearer-auth middleware: who the token says the caller is. */
+    auth?: AuthInfo;
+  }
+}
 
 export const LOCAL_PRINCIPAL = 'local';
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource';
@@ -31,10 +43,35 @@ export interface HttpAuth {
 
 /** The principal of an authenticated request; `local` when the server runs without authentication. */
 export function principalOf(req: Request): string {
-  const info = req.auth;
+  return principalOfAuth(req.auth);
+}
+
+/** The principal a verified token names (its subject, else its client); `local` without one. */
+export function principalOfAuth(info: AuthInfo | undefined): string {
   if (info === undefined) return LOCAL_PRINCIPAL;
   const subject = info.extra?.['sub'];
   return typeof subject === 'string' && subject !== '' ? subject : info.clientId;
+}
+
+/**
+ * Express middleware over the SDK's runtime-neutral bearer check: a missing or bad token gets the SDK's
+ * challenge (401 with `WWW-Authenticate`, 403 for a missing scope), a good one sets `req.auth`.
+ */
+function requireBearerAuth(options: VerifyBearerTokenOptions): RequestHandler {
+  return (req: Request, res: Response, next: NextFunction) => {
+    verifyBearerToken(req.headers.authorization, options).then(
+      (info) => {
+        req.auth = info;
+        next();
+      },
+      async (error: unknown) => {
+        const challenge = bearerAuthChallengeResponse(error, options);
+        res.status(challenge.status);
+        for (const [name, value] of challenge.headers) res.setHeader(name, value);
+        res.send(Buffer.from(await challenge.arrayBuffer()));
+      },
+    );
+  };
 }
 
 /** Tokens from a file of `principal token` lines (`#` comments and blank lines ignored). */
@@ -45,7 +82,7 @@ export function staticTokenAuth(tokens: ReadonlyMap<string, string>, description
     async verifyAccessToken(token) {
       const given = digest(token);
       const match = known.find((entry) => timingSafeEqual(entry.digest, given));
-      if (match === undefined) throw new InvalidTokenError('Unknown bearer token');
+      if (match === undefined) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Unknown bearer token');
       return { token, clientId: match.principal, scopes: [], expiresAt: Math.floor(Date.now() / 1000) + 3600 };
     },
   };
@@ -98,9 +135,12 @@ export function introspectionAuth(options: IntrospectionOptions): HttpAuth {
         if (!response.ok) throw new Error(`introspection answered ${response.status}`);
         answer = (await response.json()) as Record<string, unknown>;
       } catch (error) {
-        throw new ServerError(`Token introspection failed: ${error instanceof Error ? error.message : String(error)}`);
+        throw new OAuthError(
+          OAuthErrorCode.ServerError,
+          `Token introspection failed: ${error instanceof Error ? error.message : String(error)}`,
+        );
       }
-      if (answer['active'] !== true) throw new InvalidTokenError('Token is not active');
+      if (answer['active'] !== true) throw new OAuthError(OAuthErrorCode.InvalidToken, 'Token is not active');
       const audience = answer['aud'];
       const audiences = Array.isArray(audience) ? audience.map(String) : typeof audience === 'string' ? [audience] : [];
       const sub = typeof answer['sub'] === 'string' ? answer['sub'] : undefined;

@@ -1,14 +1,17 @@
 /**
  * Streamable HTTP transport at `POST|GET|DELETE /mcp`, a thin adapter over the session service.
  *
- * Every request is served on its own: a fresh, stateless SDK transport and a fresh `Server` shell
- * (`server-factory.ts`), both dropped when the response ends. Nothing about a conversation stays in the process:
- *   - `Mcp-Session-Id` sessions live in the run store: `initialize` opens one (the id is sent back in the header),
- *     later requests name it (unknown or ended: 404), DELETE ends it. Any instance sharing the store serves any
- *     session: no sticky sessions behind a load balancer. An idle process holds no per-session objects.
- *   - Clients without a session (stateless deployments, the MCP revision of 2026-07-28, which drops the header
- *     and the handshake) pass the `run_id` that `load_graph` returned.
- * There is no server-to-client stream (GET is 405): these tools never send notifications.
+ * Both protocol eras on one endpoint (the SDK's v2 line): a request that carries the 2026-07-28 `_meta` envelope
+ * goes to the SDK's modern handler; a 2025-era request (no envelope: `initialize`, then calls with or without
+ * `Mcp-Session-Id`) to its per-request legacy serving. Either way every request is served on its own: a fresh
+ * `Server` shell (`server-factory.ts`) dropped when the response ends. Nothing about a conversation stays in the
+ * process:
+ *   - 2025-era `Mcp-Session-Id` sessions live in the run store: `initialize` opens one (the id is sent back in the
+ *     header), later requests name it (unknown or ended: 404), DELETE ends it. Any instance sharing the store
+ *     serves any session: no sticky sessions behind a load balancer. An idle process holds no per-session objects.
+ *   - Clients without a session (stateless 2025 deployments, and every 2026-07-28 client: that revision has no
+ *     session header and no handshake) pass the `run_id` that `load_graph` returned.
+ * There is no 2025-era server-to-client stream (GET is 405); 2026-07-28 clients may open `subscriptions/listen`.
  *
  * Where the SDK's defaults fall short, this does better (see /shared/design/mcp-testing.md):
  *   - Host *and* Origin are checked (`request-guard.ts`): a foreign Origin is 403 even with a good Host;
@@ -17,17 +20,23 @@
  *   - header and body timeouts, a body size limit, and a cap on live sessions (503 beyond it);
  *   - on any address other than loopback the server refuses to start without authentication (`auth.ts`), and a
  *     run is only ever visible to the principal that started it.
- * Responses use the SDK's default SSE framing: `enableJsonResponse` leaks memory per call in SDK 1.32.2.
  */
 import { createServer, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import {
+  type AuthInfo,
+  createMcpHandler,
+  isInitializeRequest,
+  isLegacyRequest,
+  legacyStatelessFallback,
+  type McpHandlerRequestOptions,
+} from '@modelcontextprotocol/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
-import { guardTransport, screenIncoming } from '../mcp/message-guard.js';
+import { screenIncoming } from '../mcp/message-guard.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
-import type { SessionService } from '../service/session-service.js';
-import { type HttpAuth, principalOf } from './auth.js';
+import type { Caller, SessionService } from '../service/session-service.js';
+import { type HttpAuth, principalOf, principalOfAuth } from './auth.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, sendJsonRpcError } from './json-rpc-error.js';
 import { isLoopback, LOOPBACK_HOSTNAMES, requestGuard } from './request-guard.js';
 
@@ -78,28 +87,14 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
   for (const [path, handler] of options.auth?.publicRoutes ?? []) app.get(path, handler);
   if (options.auth !== undefined) app.use(options.auth.middleware);
 
+  const answer = answerMcp(service, serverFor);
   app.post(MCP_PATH, express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
     const screened = screenIncoming(req.body);
     if (!screened.ok) {
       res.status(screened.response.error.code === INVALID_REQUEST ? 400 : 200).json(screened.response);
       return;
     }
-    const principal = principalOf(req);
-    let sessionId = req.header('mcp-session-id');
-    if (sessionId !== undefined) {
-      if (!(await service.hasSession(sessionId, principal))) return unknownSession(res);
-    } else if (isInitializeRequest(screened.message)) {
-      const opening = await service.openSession(principal);
-      if (!opening.ok) return sendJsonRpcError(res, 503, SERVER_ERROR, opening.error);
-      sessionId = opening.sessionId;
-      res.setHeader('Mcp-Session-Id', sessionId);
-    }
-    // Both live as long as this request: once the answer is written nothing refers to them. Not closed:
-    // closing a protocol rejects its pending requests with a fresh error each time, and there are none left.
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
-    const server = serverFor({ principal, sessionId });
-    await server.connect(guardTransport(transport, service.logger));
-    await transport.handleRequest(req, res, screened.message);
+    await answer(req, res, screened.message);
   });
 
   app.get(MCP_PATH, (_req: Request, res: Response) => {
@@ -147,8 +142,51 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
   };
 }
 
+/**
+ * The MCP exchange of one POST, already screened: routed by era, the 2025-era session (if any) checked or opened,
+ * then answered by the SDK's per-request serving over a fresh server shell for this caller.
+ */
+function answerMcp(service: SessionService, serverFor: ServerFactory) {
+  const modern = createMcpHandler(({ authInfo }) => serverFor(callerOf(authInfo, undefined)), {
+    legacy: 'reject',
+    onerror: (error) => service.logger.error('MCP request (2026-07-28)', error),
+  });
+  const route = async (request: globalThis.Request, options?: McpHandlerRequestOptions): Promise<globalThis.Response> => {
+    const body = options?.parsedBody;
+    if (!(await isLegacyRequest(request, body))) return modern.fetch(request, options);
+    const principal = principalOfAuth(options?.authInfo);
+    let sessionId = request.headers.get('mcp-session-id') ?? undefined;
+    let opened = false;
+    if (sessionId !== undefined) {
+      if (!(await service.hasSession(sessionId, principal))) return jsonRpcErrorResponse(404, SERVER_ERROR, UNKNOWN_SESSION);
+    } else if (isInitializeRequest(body)) {
+      const opening = await service.openSession(principal);
+      if (!opening.ok) return jsonRpcErrorResponse(503, SERVER_ERROR, opening.error);
+      sessionId = opening.sessionId;
+      opened = true;
+    }
+    const caller = callerOf(options?.authInfo, sessionId);
+    const response = await legacyStatelessFallback(() => serverFor(caller))(request, options);
+    if (!opened || sessionId === undefined) return response;
+    const headers = new Headers(response.headers);
+    headers.set('Mcp-Session-Id', sessionId);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  };
+  return toNodeHandler({ fetch: route }, { onerror: (error) => service.logger.error('MCP request', error) });
+}
+
+function callerOf(authInfo: AuthInfo | undefined, sessionId: string | undefined): Caller {
+  return { principal: principalOfAuth(authInfo), sessionId, channel: 'request' };
+}
+
+function jsonRpcErrorResponse(status: number, code: number, message: string): globalThis.Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
+}
+
+const UNKNOWN_SESSION = 'Session not found: it ended, expired or never existed; start a new one with initialize';
+
 function unknownSession(res: Response): void {
-  sendJsonRpcError(res, 404, SERVER_ERROR, 'Session not found: it ended, expired or never existed; start a new one with initialize');
+  sendJsonRpcError(res, 404, SERVER_ERROR, UNKNOWN_SESSION);
 }
 
 function defaultHostnames(host: string): string[] {

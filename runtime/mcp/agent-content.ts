@@ -2,26 +2,22 @@
  * Per agent, two read-only views for MCP clients that want them without the tools: its system prompt as an
  * MCP prompt (named after the agent) and its Mermaid flowchart, as written, as a resource
  * `sop://<agent>/flowchart` (`text/vnd.mermaid`). Listing needs only the registry; reading loads the agent.
- * Unknown names are JSON-RPC errors: -32602 for a prompt, -32002 ("resource not found") for a resource.
+ * Unknown names are JSON-RPC errors -32602: for a resource with `data: {uri}`, the "resource not found" of the
+ * 2026-07-28 revision (earlier SDKs sent -32002; the SDK now sends -32602 in every era).
  * They read the catalog new runs start on, so a rebuilt bundle shows at once. Made once per server factory and
  * installed on every server it makes.
  */
-import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
-  ErrorCode,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  McpError,
-  ReadResourceRequestSchema,
   type GetPromptRequest,
+  ProtocolError,
+  ProtocolErrorCode,
   type ReadResourceRequest,
-} from '@modelcontextprotocol/sdk/types.js';
+  ResourceNotFoundError,
+  type Server,
+} from '@modelcontextprotocol/server';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 
 export const FLOWCHART_MIME_TYPE = 'text/vnd.mermaid';
-const RESOURCE_NOT_FOUND = -32002;
 const FLOWCHART_URI = /^sop:\/\/([^/]+)\/flowchart$/;
 
 export function flowchartUri(agent: string): string {
@@ -45,7 +41,7 @@ export function agentContentHandlers(catalogOf: () => AgentCatalog): (server: Se
     const entry = catalog.byName(request.params.name);
     if (entry === undefined) {
       const names = catalog.entries.map((known) => known.meta.agent).join(', ');
-      throw new McpError(ErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Prompts: [${names}]`);
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt: ${request.params.name}. Prompts: [${names}]`);
     }
     return {
       description: promptDescription(entry.meta.agent, entry.sourceFile),
@@ -79,20 +75,16 @@ export function agentContentHandlers(catalogOf: () => AgentCatalog): (server: Se
     const name = FLOWCHART_URI.exec(uri)?.[1];
     const entry = name === undefined ? undefined : catalogOf().byName(name);
     if (entry === undefined) {
-      throw new McpError(
-        RESOURCE_NOT_FOUND,
-        `Resource not found: ${uri}. Flowcharts are sop://<agent>/flowchart for the compiled agents.`,
-        { uri },
-      );
+      throw new ResourceNotFoundError(uri, `Resource not found: ${uri}. Flowcharts are sop://<agent>/flowchart for the compiled agents.`);
     }
     return { contents: [{ uri, mimeType: FLOWCHART_MIME_TYPE, text: entry.flowchart }] };
   };
 
   return (server) => {
-    server.setRequestHandler(ListPromptsRequestSchema, listPrompts);
-    server.setRequestHandler(GetPromptRequestSchema, getPrompt);
-    server.setRequestHandler(ListResourcesRequestSchema, listResources);
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, listResourceTemplates);
-    server.setRequestHandler(ReadResourceRequestSchema, readResource);
+    server.setRequestHandler('prompts/list', listPrompts);
+    server.setRequestHandler('prompts/get', getPrompt);
+    server.setRequestHandler('resources/list', listResources);
+    server.setRequestHandler('resources/templates/list', listResourceTemplates);
+    server.setRequestHandler('resources/read', readResource);
   };
 }

@@ -8,13 +8,11 @@
  * Outgoing errors are made one line (`guardTransport`): an internal error answers a short reason, the detail
  * goes to the log. Parse errors (-32700) are the transports' business: only they see the raw bytes.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
+  DiscoverRequestSchema,
   GetPromptRequestSchema,
   InitializeRequestSchema,
-  type JSONRPCMessage,
   JSONRPCMessageSchema,
   ListPromptsRequestSchema,
   ListResourcesRequestSchema,
@@ -22,7 +20,8 @@ import {
   ListToolsRequestSchema,
   PingRequestSchema,
   ReadResourceRequestSchema,
-} from '@modelcontextprotocol/sdk/types.js';
+} from '@modelcontextprotocol/core';
+import { type JSONRPCMessage, ProtocolErrorCode as ErrorCode, type Transport } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Logger } from '../service/logger.js';
 import { describeIssues } from './json-schema.js';
@@ -39,6 +38,7 @@ export type Screened = { readonly ok: true; readonly message: JSONRPCMessage } |
 const REQUEST_SCHEMAS: ReadonlyMap<string, z.ZodType> = new Map(
   [
     InitializeRequestSchema,
+    DiscoverRequestSchema,
     PingRequestSchema,
     ListToolsRequestSchema,
     CallToolRequestSchema,

@@ -2,16 +2,16 @@
  * Makes the SDK `Server` for one connection (stdio) or one HTTP request: a thin shell that answers `tools/list`,
  * `tools/call`, prompts and resources from the session service, for one caller (principal and session). It holds
  * no state of its own, so making one per HTTP request is cheap: everything that does not depend on the caller
- * (the handlers for prompts and resources, the JSON Schema validator the SDK would otherwise build per server)
- * is made once, by the factory, and shared.
+ * (the handlers for prompts and resources) is made once, by the factory, and shared.
+ *
+ * One shell serves both protocol eras (the SDK's v2 line): 2025-era connections that open with `initialize`,
+ * and 2026-07-28 requests that carry their own `_meta` envelope. Nothing here depends on the era; the serving
+ * entries (`serve-stdio.ts`, `serve-http.ts`) decide it and say so in the caller.
  *
  * Built on the SDK's low-level `Server`, not `McpServer`: McpServer turns an unknown tool name into an
  * `isError` result with no hook to change it, and the MCP spec calls that a protocol error (-32602).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js';
-import type { JsonSchemaType, JsonSchemaValidator, jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+import { Server } from '@modelcontextprotocol/server';
 import type { Caller, SessionService } from '../service/session-service.js';
 import { agentContentHandlers } from './agent-content.js';
 
@@ -27,19 +27,11 @@ const CAPABILITIES = Object.freeze({ tools: Object.freeze({}), prompts: Object.f
 export function createServerFactory(service: SessionService, info: ServerInfo = { name: 'sop-toolkit', version: '0.1.0' }): ServerFactory {
   const installContent = agentContentHandlers(() => service.catalog());
   const listTools = () => ({ tools: [...service.tools] });
-  let ajv: AjvJsonSchemaValidator | undefined;
-  // The SDK only uses it to check elicitation answers, which these tools never request: made on first use.
-  const validator: jsonSchemaValidator = {
-    getValidator<T>(schema: JsonSchemaType): JsonSchemaValidator<T> {
-      ajv ??= new AjvJsonSchemaValidator();
-      return ajv.getValidator<T>(schema);
-    },
-  };
   return (caller) => {
-    const server = new Server(info, { capabilities: CAPABILITIES, instructions: service.instructions(), jsonSchemaValidator: validator });
-    server.setRequestHandler(ListToolsRequestSchema, listTools);
-    server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-      service.callTool(request.params.name, request.params.arguments, caller, { meta: request.params._meta, requestId: extra.requestId }),
+    const server = new Server(info, { capabilities: CAPABILITIES, instructions: service.instructions() });
+    server.setRequestHandler('tools/list', listTools);
+    server.setRequestHandler('tools/call', (request, ctx) =>
+      service.callTool(request.params.name, request.params.arguments, caller, { meta: ctx.mcpReq._meta, requestId: ctx.mcpReq.id }),
     );
     installContent(server);
     return server;

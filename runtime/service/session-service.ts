@@ -19,7 +19,7 @@
  * A run someone else owns answers exactly like an unknown run. Runs idle longer than `runIdleMs` expire (a
  * sweep deletes them); a process keeps at most `runCacheSize` runs in memory, so idle runs live in the store.
  */
-import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { type CallToolResult, ProtocolError, ProtocolErrorCode, type Tool } from '@modelcontextprotocol/server';
 import type { Tracer } from '@opentelemetry/api';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { AgentSource } from '../agents/agent-source.js';
@@ -48,6 +48,11 @@ export interface Caller {
   readonly principal: string;
   /** The session whose current run is implied when a call names no `run_id` (stdio, `Mcp-Session-Id`). */
   readonly sessionId?: string | undefined;
+  /**
+   * How calls reach the server: a long-lived `connection` (stdio, in process), over which it can ask the client
+   * mid-call in either protocol era, or one HTTP `request`, where it can only in the 2026-07-28 era (default).
+   */
+  readonly channel?: 'connection' | 'request';
 }
 
 export interface ServiceLimits {
@@ -95,7 +100,7 @@ export interface SessionService {
   /** What the server tells a client at `initialize`. */
   instructions(): string;
   /**
-   * Answers one `tools/call`. Throws `McpError` only for an unknown tool name; every other problem is an answer.
+   * Answers one `tools/call`. Throws `ProtocolError` only for an unknown tool name; every other problem is an answer.
    * `request` carries the call's `_meta` (a W3C `traceparent` there parents its span) and JSON-RPC id.
    */
   callTool(name: string, args: unknown, caller: Caller, request?: CallRequest): Promise<CallToolResult>;
@@ -320,7 +325,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       const span = tracing.start(name, args, caller.sessionId, request);
       const tool = name === LOAD_GRAPH_TOOL.name ? undefined : runTools.get(name);
       if (name !== LOAD_GRAPH_TOOL.name && tool === undefined) {
-        const error = new McpError(ErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
+        const error = new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
         span.fail(error);
         throw error;
       }

@@ -32,7 +32,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AuditOutcome } from '../store/run-store.js';
 
 export const TRACER_NAME = 'sop-toolkit';

@@ -6,8 +6,7 @@
  * protocol messages only.
  */
 import type { Readable, Writable } from 'node:stream';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, type JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { type JSONRPCMessage, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/server';
 import { type ErrorReply, parseError, screenIncoming } from '../mcp/message-guard.js';
 
 export interface LineTransportOptions {
@@ -19,13 +18,22 @@ export interface LineTransportOptions {
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
 
-export function createLineTransport(options: LineTransportOptions): Transport {
+/** A line transport, and when it closed (its input ended, or `close()` was called). */
+export interface LineTransport extends Transport {
+  readonly closed: Promise<void>;
+}
+
+export function createLineTransport(options: LineTransportOptions): LineTransport {
   const { input, output } = options;
   const max = options.maxMessageBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
   let pieces: Buffer[] = [];
   let size = 0;
   let oversized = false;
   let closed = false;
+  let markClosed = () => {};
+  const closedPromise = new Promise<void>((resolve) => {
+    markClosed = resolve;
+  });
 
   const write = (message: JSONRPCMessage | ErrorReply): Promise<void> =>
     new Promise((resolve, reject) => {
@@ -78,7 +86,7 @@ export function createLineTransport(options: LineTransportOptions): Transport {
     const reply: ErrorReply = {
       jsonrpc: '2.0',
       id: null,
-      error: { code: ErrorCode.InvalidRequest, message: `Message larger than ${max} bytes: dropped. Send smaller messages.` },
+      error: { code: ProtocolErrorCode.InvalidRequest, message: `Message larger than ${max} bytes: dropped. Send smaller messages.` },
     };
     void write(reply).catch((error: unknown) => transport.onerror?.(asError(error)));
   };
@@ -86,7 +94,8 @@ export function createLineTransport(options: LineTransportOptions): Transport {
   const onEnd = (): void => void transport.close();
   const onError = (error: Error): void => transport.onerror?.(error);
 
-  const transport: Transport = {
+  const transport: LineTransport = {
+    closed: closedPromise,
     async start() {
       input.on('data', onData);
       input.on('end', onEnd);
@@ -100,6 +109,7 @@ export function createLineTransport(options: LineTransportOptions): Transport {
       input.off('end', onEnd);
       input.off('error', onError);
       transport.onclose?.();
+      markClosed();
     },
   };
   return transport;

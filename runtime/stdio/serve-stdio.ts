@@ -3,8 +3,14 @@
  * `line-transport.ts`). The connection is a session of the session service, so its current run (its last
  * `load_graph`) is implied when a call names no `run_id`. The conversation ends when stdin ends or `close()` is
  * called; `closed` settles then. Runs outlive the connection in a durable store; the session does not.
+ *
+ * Both protocol eras on one pipe: the SDK's `serveStdio` entry reads the opening message (a 2025-era
+ * `initialize`, or a 2026-07-28 request carrying its `_meta` envelope, `server/discover` included) and pins the
+ * connection to a server shell of that era; everything after passes straight through. The connection is a
+ * long-lived channel in both eras, so the server can ask the user mid-call (elicitation) in both.
  */
 import type { Readable, Writable } from 'node:stream';
+import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
 import { guardTransport } from '../mcp/message-guard.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
 import type { SessionService } from '../service/session-service.js';
@@ -34,35 +40,31 @@ export async function serveStdio(options: StdioServeOptions): Promise<SopStdioSe
   const opening = await service.openSession(principal);
   if (!opening.ok) throw new Error(opening.error);
   const { sessionId } = opening;
-  const server = (options.serverFactory ?? createServerFactory(service))({ principal, sessionId });
-  const transport = guardTransport(
-    createLineTransport({
-      input: options.stdin ?? process.stdin,
-      output: options.stdout ?? process.stdout,
-      ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
-    }),
-    service.logger,
-  );
-  let ended = false;
-  const closed = new Promise<void>((resolve) => {
-    server.onclose = () => {
-      if (ended) return;
-      ended = true;
-      service.closeSession(sessionId, principal).then(
-        () => resolve(),
-        (error: unknown) => {
-          service.logger.error('closing the stdio session failed', error);
-          resolve();
-        },
-      );
-    };
+  const serverFor = options.serverFactory ?? createServerFactory(service);
+  const lines = createLineTransport({
+    input: options.stdin ?? process.stdin,
+    output: options.stdout ?? process.stdout,
+    ...(options.maxMessageBytes === undefined ? {} : { maxMessageBytes: options.maxMessageBytes }),
   });
-  transport.onerror = (error) => service.logger.error('stdio transport', error);
-  await server.connect(transport);
+  // The session ends with the connection: when stdin ends, or when `close()` tears the connection down.
+  const closed = lines.closed.then(async () => {
+    try {
+      await service.closeSession(sessionId, principal);
+    } catch (error) {
+      service.logger.error('closing the stdio session failed', error);
+    }
+  });
+  // The factory runs once for the connection (and once more for a `server/discover` probe, which a 2026-07-28
+  // client sends first): every shell it makes serves the same caller. The entry owns and starts the transport.
+  const handle = serveStdioEntry(() => serverFor({ principal, sessionId, channel: 'connection' }), {
+    transport: guardTransport(lines, service.logger),
+    onerror: (error) => service.logger.error('stdio transport', error),
+  });
   return {
     closed,
     async close() {
-      await server.close();
+      await handle.close();
+      await lines.close();
       await closed;
     },
   };

@@ -6,7 +6,7 @@
  */
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { Tool } from '@modelcontextprotocol/server';
 import { INSPECT_VIEWS, type InspectViewName } from '../../../runtime/tools/inspect/inspect-view.js';
 import { fixtureService } from '../helpers/mcp-client.js';
 

@@ -126,10 +126,11 @@ describe('prompts and resources', () => {
   });
 
   it.each(['sop://nobody/flowchart', 'sop://support_desk/prompt', 'file:///etc/passwd'])(
-    'answers %s with resource-not-found',
+    'answers %s with resource-not-found (-32602 with data {uri}, as the 2026-07-28 revision says, in every era)',
     async (uri) => {
       await expect(session.client.readResource({ uri })).rejects.toMatchObject({
-        code: -32002,
+        code: -32602,
+        data: { uri },
         message: expect.stringContaining(`Resource not found: ${uri}`),
       });
     },

@@ -10,7 +10,7 @@ async function recordedRun() {
   const service = fixtureService();
   const caller = { principal: 'local' };
   const call = (name: string, args: object) => service.callTool(name, args, caller);
-  const runId = (await call('load_graph', { agent: 'support_desk' })).structuredContent?.['run_id'] as string;
+  const runId = ((await call('load_graph', { agent: 'support_desk' })).structuredContent as Record<string, unknown>)['run_id'] as string;
   const moves = [
     ['goto_node', { node_id: 'START' }],
     ['goto_node', { node_id: 'AUTH' }],
