@@ -52,12 +52,33 @@ export interface ModelSettings {
   readonly [key: string]: unknown;
 }
 
+/**
+ * A domain MCP server of the SOP (frontmatter `mcp_servers`), as written: over stdio (`command`, `args`, `env`,
+ * `cwd`) or Streamable HTTP (`url`, `headers`). Values may name the gateway's environment as `${VAR}` or
+ * `${VAR:-default}`: they are expanded when `sop serve --gateway` starts, never at build time, so secrets stay
+ * in the environment and out of the SOP and the bundle.
+ */
 export interface McpServerRef {
   readonly name: string;
   readonly url?: string;
+  readonly headers?: { readonly [name: string]: string };
   readonly command?: string;
   readonly args?: readonly string[];
-  readonly [key: string]: unknown;
+  readonly env?: { readonly [name: string]: string };
+  /** The server's working folder, relative to the app root (default: the app root). */
+  readonly cwd?: string;
+  /** How long the gateway waits for one call's answer (default 30 000). */
+  readonly timeout_ms?: number;
+}
+
+/**
+ * What a node requires before a run in gateway mode may go on from it: a call of one of `tools` that succeeded
+ * (the domain server answered without an error) during the visit. With `about`, the evidence is about the
+ * entity that argument names (`order_id`): later calls naming another value of it are refused.
+ */
+export interface EvidenceRequirement<T extends string = string> {
+  readonly tools: readonly T[];
+  readonly about: string | null;
 }
 
 export interface AgentMeta {
@@ -89,6 +110,8 @@ export interface CompiledPolicy<N extends string = string, T extends string = st
    * matched case-insensitively); one confirmation allows one call.
    */
   readonly confirmation: string | null;
+  /** Present (true) when every `passes` node must require evidence (`evidence` on the node): then passing one is proved by a successful call in gateway mode, not only declared. */
+  readonly evidence?: true;
 }
 
 export interface CompiledSop<N extends string = string, T extends string = string> {
@@ -116,6 +139,8 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly flowchart: string;
   /** The SOP's policies, in frontmatter order; absent when it declares none. */
   readonly policies?: readonly CompiledPolicy<N, T>[];
+  /** The nodes that require evidence before a run goes on from them (gateway mode); absent when none does. */
+  readonly evidence?: { readonly [K in N]?: EvidenceRequirement<T> };
 }
 
 /** The format tag of `generated/sop-bundle.json`; bumped when the shape changes incompatibly. */

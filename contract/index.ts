@@ -9,6 +9,7 @@ export type {
   CompiledSop,
   EdgeStyle,
   EdgeTable,
+  EvidenceRequirement,
   McpServerRef,
   ModelSettings,
   NodePrompt,
@@ -18,6 +19,17 @@ export type {
   SopNode,
 } from './compiled-sop.js';
 export { BUNDLE_FORMAT } from './compiled-sop.js';
+export type { EvidenceRecord } from './evidence.js';
+export {
+  entityNames,
+  entityValue,
+  evidenceOnPath,
+  evidenceRecordOf,
+  goesOn,
+  requirementOf,
+  unmetEvidence,
+  unprovenEntity,
+} from './evidence.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
 export type { MoveAccepted, MoveRefusal, MoveVerdict, TransitionTable, VisitLimit, Visits } from './transitions.js';
 export {

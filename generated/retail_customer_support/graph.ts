@@ -1,6 +1,6 @@
 // @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import type { AgentMeta, CompiledPolicy, CompiledSop, EdgeTable, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
+import type { AgentMeta, CompiledPolicy, CompiledSop, EdgeTable, EvidenceRequirement, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
 import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';
 import type { NodeId, Successors, ToolName } from './ids.js';
 
@@ -582,6 +582,7 @@ export const POLICIES: readonly CompiledPolicy<NodeId, ToolName>[] = [
     tools: [],
     passes: ['AUTH'],
     confirmation: null,
+    evidence: true,
   },
   {
     id: 'status_checked_before_changes',
@@ -591,6 +592,16 @@ export const POLICIES: readonly CompiledPolicy<NodeId, ToolName>[] = [
     tools: [],
     passes: ['IS_PENDING_C', 'IS_PENDING_M', 'IS_DELIVERED_R', 'IS_DELIVERED_E'],
     confirmation: null,
+  },
+  {
+    id: 'order_read_before_changes',
+    description: 'An order is changed only after it was read at its check step.',
+    severity: 'error',
+    guards: ['DO_CANCEL', 'DO_MOD_ADDR', 'DO_MOD_ITEMS', 'DO_MOD_PAY', 'DO_RETURN', 'DO_EXCH'],
+    tools: [],
+    passes: ['CHK_CANCEL', 'CHK_MOD', 'CHK_RETURN', 'CHK_EXCH'],
+    confirmation: null,
+    evidence: true,
   },
   {
     id: 'confirm_before_changes',
@@ -610,6 +621,33 @@ export const POLICIES: readonly CompiledPolicy<NodeId, ToolName>[] = [
     confirmation: '^\\W*(yes|yeah|yep|yup|sure|correct|confirm(ed)?|i confirm|go ahead|please do|please proceed|proceed|do it)\\b(?!\\W*(but|wait|hold|first|not|no)\\b)',
   },
 ];
+
+/**
+ * What nodes of the `retail_customer_support` SOP require before a run goes on from them in gateway mode: a
+ * successful call of one of `tools` during the visit (about the entity `about` names, when it names one).
+ */
+export const EVIDENCE: { readonly [K in NodeId]?: EvidenceRequirement<ToolName> } = {
+  AUTH: {
+    tools: ['find_user_id_by_email', 'find_user_id_by_name_zip'],
+    about: 'user_id',
+  },
+  CHK_CANCEL: {
+    tools: ['get_order_details'],
+    about: 'order_id',
+  },
+  CHK_MOD: {
+    tools: ['get_order_details'],
+    about: 'order_id',
+  },
+  CHK_RETURN: {
+    tools: ['get_order_details'],
+    about: 'order_id',
+  },
+  CHK_EXCH: {
+    tools: ['get_order_details'],
+    about: 'order_id',
+  },
+};
 
 /** The system prompt of the `retail_customer_support` SOP: every section before `## Node Prompts`, as written. */
 export const SYSTEM_PROMPT: string = '## Role\n' +
@@ -830,7 +868,7 @@ export const AGENT_META: AgentMeta = {
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:4b1af1661c1099cb9c7ee3d70f7dcdbb6083089856311627be4f1867970183b6';
+export const SOURCE_HASH: string = 'sha256:9728e1519e7b4dedcb92f7818782f5a09d8f6d93750b04be2cdda4dfbc016be0';
 
 /** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {
@@ -850,4 +888,5 @@ export const SOP: CompiledSop<NodeId, ToolName> = {
   systemPromptSections: SYSTEM_PROMPT_SECTIONS,
   flowchart: FLOWCHART,
   policies: POLICIES,
+  evidence: EVIDENCE,
 };

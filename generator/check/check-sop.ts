@@ -1,6 +1,7 @@
 /** The check stage for one SOP: every per-file rule, all diagnostics collected (it never stops at the first). */
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import { checkEvidence } from './check-evidence.js';
 import { checkGraph } from './check-graph.js';
 import { checkPolicies } from './check-policies.js';
 import { checkNodeIds, checkReferences } from './check-references.js';
@@ -12,4 +13,5 @@ export function checkSop(model: SopModel, facts: GraphFacts, sink: DiagnosticSin
   checkGraph(model, facts, sink);
   checkVisitLimits(model, sink);
   checkPolicies(model, facts, sink);
+  checkEvidence(model, facts, sink);
 }

@@ -6,8 +6,8 @@
  *
  * Codes are stable: tools and CI annotations key on them, so a code is never renumbered or reused for another
  * meaning. Ranges: SOP00x frontmatter, SOP01x sections and the flowchart, SOP02x node prompts, SOP03x graph
- * consistency, SOP04x graph quality, SOP05x adherence (visit limits, policies, token budgets), SOP09x the compiler
- * itself (its limits, its own failures).
+ * consistency, SOP04x graph quality, SOP05x adherence (visit limits, policies, token budgets), SOP06x enforcement
+ * (domain servers, evidence), SOP09x the compiler itself (its limits, its own failures).
  */
 import type { Severity } from './diagnostic.js';
 
@@ -20,6 +20,7 @@ export type DocsSection =
   | 'visit-limits'
   | 'policies'
   | 'token-budgets'
+  | 'domain-servers-and-evidence'
   | 'diagnostics'
   | 'compiler-limits';
 
@@ -288,6 +289,56 @@ export const DIAGNOSTIC_CODES = {
     title: 'A `token_budget` was not checked: the optional package gpt-tokenizer is not installed.',
     remediation: 'Install it beside the toolkit (`npm install --save-dev gpt-tokenizer@4`), or remove the budget.',
     docs: 'token-budgets',
+  },
+  // Enforcement: domain servers and evidence
+  SOP060: {
+    severity: 'error',
+    title: 'A domain server has both or neither of `command` and `url`, or a key of the other kind.',
+    remediation: 'Give a stdio server a `command` (with `args`, `env`, `cwd`), or an HTTP server a `url` (with `headers`).',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP061: {
+    severity: 'error',
+    title: 'Two domain servers have the same name.',
+    remediation: 'Give each server in `mcp_servers` its own name.',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP062: {
+    severity: 'error',
+    title: 'A secret is written into the SOP (a credential header, variable or URL password).',
+    remediation: "Put it in the gateway's environment and write `${VAR}` where it was.",
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP063: {
+    severity: 'error',
+    title: 'A `${...}` reference in `mcp_servers` is malformed.',
+    remediation: 'Write `${NAME}` or `${NAME:-default}`, NAME being letters, digits and underscores.',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP064: {
+    severity: 'error',
+    title: "A node's `evidence` names a tool the node does not offer, or the node offers no tools.",
+    remediation: "Name tools of the node's own `tools` list (the message names the closest one), or give the node tools.",
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP065: {
+    severity: 'warning',
+    title: 'A terminal node requires evidence: a run never goes on from it, so the requirement has no effect.',
+    remediation: 'Move `evidence` to the node where the call is made before the run goes on, or remove it.',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP066: {
+    severity: 'error',
+    title: 'A policy with `evidence: true` passes a node that requires no evidence.',
+    remediation: 'Add `evidence` to the node (which of its tools must succeed there), or remove `evidence: true` from the policy.',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP067: {
+    severity: 'error',
+    title:
+      '`sop build --check-tools`: a SOP names a tool that none of its domain servers offers, or an `about` argument the tool does not take.',
+    remediation: 'Correct the name (the message names the closest tool the servers offer), or add the server that offers it.',
+    docs: 'domain-servers-and-evidence',
   },
   // The compiler itself
   SOP090: {

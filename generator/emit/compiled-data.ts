@@ -41,6 +41,9 @@ export function compiledSopOf(outline: SopOutline): CompiledSop {
     systemPromptSections: model.systemPromptSections.map((s) => s.heading),
     flowchart: model.flowchart,
     ...(outline.policies.length === 0 ? {} : { policies: outline.policies }),
+    ...(outline.evidence.length === 0
+      ? {}
+      : { evidence: objectOf(outline.evidence.map(([id, r]) => [id, { tools: r.tools, about: r.about }])) }),
   };
 }
 

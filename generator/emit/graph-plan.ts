@@ -30,6 +30,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       ...(data.policies === undefined ? [] : ['CompiledPolicy']),
       'CompiledSop',
       'EdgeTable',
+      ...(data.evidence === undefined ? [] : ['EvidenceRequirement']),
       'NodePrompt',
       'SopNode',
       'TransitionTable',
@@ -101,6 +102,18 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
             value: data.policies.map((policy) => block({ ...policy })),
           }),
         ]),
+    ...(data.evidence === undefined
+      ? []
+      : [
+          constStatement({
+            name: 'EVIDENCE',
+            doc: `What nodes of ${sop} require before a run goes on from them in gateway mode: a successful call of one of \`tools\` during the visit (about the entity \`about\` names, when it names one).`,
+            type: '{ readonly [K in NodeId]?: EvidenceRequirement<ToolName> }',
+            value: block(
+              Object.fromEntries(Object.entries(data.evidence).map(([id, r]) => [id, block({ tools: r!.tools, about: r!.about })])),
+            ),
+          }),
+        ]),
     constStatement({
       name: 'SYSTEM_PROMPT',
       doc: `The system prompt of ${sop}: every section before \`## Node Prompts\`, as written.`,
@@ -164,6 +177,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
         systemPromptSections: code('SYSTEM_PROMPT_SECTIONS'),
         flowchart: code('FLOWCHART'),
         ...(data.policies === undefined ? {} : { policies: code('POLICIES') }),
+        ...(data.evidence === undefined ? {} : { evidence: code('EVIDENCE') }),
       }),
     }),
   ];

@@ -3,7 +3,7 @@
  * list, edges grouped by node, machine events), with the invariants a checked model guarantees asserted
  * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
  */
-import type { CompiledPolicy } from '../../contract/compiled-sop.js';
+import type { CompiledPolicy, EvidenceRequirement } from '../../contract/compiled-sop.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from '../model/naming.js';
 import { resolveSelector } from '../model/policy-selectors.js';
@@ -62,6 +62,8 @@ export interface SopOutline extends AgentNames {
   readonly limits: readonly ResolvedLimit[];
   /** The policies, resolved to node ids, in frontmatter order. */
   readonly policies: readonly CompiledPolicy[];
+  /** The nodes that require evidence, in flowchart order, with the tools resolved (`true`: all the node's tools). */
+  readonly evidence: readonly (readonly [string, EvidenceRequirement])[];
 }
 
 const AGENT_NAME = /^[a-z][a-z0-9_]*$/;
@@ -112,8 +114,16 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
       tools: [...new Set(policy.everyPathTo.tools.map((t) => t.name))],
       passes: resolveSelector(policy.passes, selectors).nodes,
       confirmation: policy.confirmation?.pattern ?? null,
+      ...(policy.evidence === null ? {} : { evidence: true as const }),
     }),
   );
+  const evidenceByNode = new Map(model.prompts.flatMap((p) => (p.evidence === null ? [] : [[p.nodeId, p.evidence] as const])));
+  const evidence = nodeIds.flatMap((id): (readonly [string, EvidenceRequirement])[] => {
+    const declared = evidenceByNode.get(id);
+    if (declared === undefined) return [];
+    const tools = declared.tools === null ? (toolsByNode.get(id) ?? []) : [...new Set(declared.tools.map((t) => t.name))];
+    return [[id, { tools, about: declared.about?.name ?? null }]];
+  });
 
   return {
     ...agentNames(model.agent, model.file),
@@ -131,5 +141,6 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     ].sort(compareCodeUnits),
     limits,
     policies,
+    evidence,
   };
 }

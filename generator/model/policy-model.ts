@@ -32,6 +32,7 @@ export function policiesOf(fm: Frontmatter, yaml: YamlBlock): readonly ModelPoli
         confirmation === undefined
           ? null
           : { pattern: confirmation === true ? DEFAULT_CONFIRMATION : confirmation, span: yaml.spanOf([...at, 'confirmation']) },
+      evidence: policy.evidence === true ? yaml.spanOf([...at, 'evidence']) : null,
     };
   });
 }

@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
-import type { ParsedVisitLimit } from '../parse/node-prompts.js';
+import type { ParsedEvidence, ParsedVisitLimit } from '../parse/node-prompts.js';
 import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
 export interface ModelNode {
@@ -43,7 +43,12 @@ export interface ModelPrompt {
   readonly visitLimit: ModelVisitLimit | null;
   /** `escalate_to` written without `max_visits` (it has no effect; the checker says so). */
   readonly strayEscalateTo: SourceSpan | null;
+  /** What the node requires before a run goes on from it (gateway mode). */
+  readonly evidence: ModelEvidence | null;
 }
+
+/** A node's `evidence` (node yaml): which of its tools must succeed during a visit, and what about. */
+export type ModelEvidence = ParsedEvidence;
 
 /** A node id or a `*` pattern (`DO_*`) of a policy selector, where it is written. */
 export interface ModelPattern {
@@ -75,6 +80,8 @@ export interface ModelPolicy {
   readonly passes: ModelSelector;
   /** The user's confirmation pattern when the `passes` nodes are confirmation steps. */
   readonly confirmation: { readonly pattern: string; readonly span: SourceSpan } | null;
+  /** `evidence: true`: every `passes` node must require evidence. */
+  readonly evidence: SourceSpan | null;
 }
 
 /** A budget of `token_budget` (o200k tokens), where it is written. */

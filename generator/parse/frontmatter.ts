@@ -8,6 +8,7 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Diagnostic, diagnosticAt } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
+import { checkMcpServers } from './mcp-servers.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
 
@@ -28,7 +29,20 @@ const policy = z.strictObject({
   every_path_to: selector,
   passes: selector,
   confirmation: z.union([z.literal(true), z.string().min(1)]).optional(),
+  evidence: z.literal(true).optional(),
   severity: z.enum(['error', 'warning']).optional(),
+});
+const stringMap = z.record(z.string().min(1), z.string());
+/** A domain server: stdio (`command` …) or Streamable HTTP (`url` …); which keys go together is `mcp-servers.ts`'s business. */
+const mcpServer = z.strictObject({
+  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, `_`, `-` or `.`, starting with a letter or digit'),
+  url: z.string().min(1).optional(),
+  headers: stringMap.optional(),
+  command: z.string().min(1).optional(),
+  args: z.array(z.string()).optional(),
+  env: stringMap.optional(),
+  cwd: z.string().min(1).optional(),
+  timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
 });
 const tokens = z.number().int().positive();
 const tokenBudget = z.strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() });
@@ -47,16 +61,7 @@ export const frontmatterSchema = z.object({
       max_tokens: z.number().int().positive().optional(),
     })
     .optional(),
-  mcp_servers: z
-    .array(
-      z.looseObject({
-        name: z.string().min(1),
-        url: z.string().optional(),
-        command: z.string().optional(),
-        args: z.array(z.string()).optional(),
-      }),
-    )
-    .optional(),
+  mcp_servers: z.array(mcpServer).optional(),
   tools: z.array(z.string().min(1)),
   escalation_node: nodeId.optional(),
   policies: z.record(identifier, policy).optional(),
@@ -155,6 +160,7 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
     typeof (value as { version?: unknown }).version === 'number'
       ? (yaml.plainSourceOf(['version']) ?? parsed.data.version)
       : parsed.data.version;
+  checkMcpServers(file, yaml, parsed.data.mcp_servers ?? [], sink);
   return { frontmatter: { ...parsed.data, version }, yaml };
 }
 
@@ -163,6 +169,7 @@ function knownKeysAt(path: readonly (string | number)[]): readonly string[] {
   if (path[0] === 'token_budget' && path.length === 1) return Object.keys(tokenBudget.shape);
   if (path[0] === 'policies' && path.length === 2) return Object.keys(policy.shape);
   if (path[0] === 'policies' && path.length === 3) return Object.keys(selectorMap.shape);
+  if (path[0] === 'mcp_servers' && path.length === 2) return Object.keys(mcpServer.shape);
   return [];
 }
 
@@ -196,11 +203,11 @@ function remediationFor(path: readonly (string | number)[]): string | undefined 
     case 'hubs':
       return 'Use a list of node ids, e.g. `hubs: [ROUTE]`.';
     case 'mcp_servers':
-      return 'Each server needs a `name`, and a `url` or a `command`.';
+      return 'Each server needs a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`); see "Domain servers" in docs/sop-format.md.';
     case 'escalation_node':
       return 'Name the node a node that used up its `max_visits` escalates to, e.g. `escalation_node: ESCALATE_HUMAN`.';
     case 'policies':
-      return 'Write `policies:` as a map from a lowercase id to `{every_path_to, passes}` (optional: description, confirmation, severity); see "Policies" in docs/sop-format.md.';
+      return 'Write `policies:` as a map from a lowercase id to `{every_path_to, passes}` (optional: description, confirmation, evidence, severity); see "Policies" in docs/sop-format.md.';
     case 'token_budget':
       return 'Use `token_budget: {node_prompt: N, system_prompt: N, goto_answer: N}` with whole numbers of tokens (any of the three).';
     default:

@@ -1,9 +1,9 @@
 /**
  * Reads `## Node Prompts` in either accepted form:
  *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples, max_visits,
- *    escalate_to) and the prompt text after it, kept as written and trimmed;
+ *    escalate_to, evidence) and the prompt text after it, kept as written and trimmed;
  *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, max_visits,
- *    escalate_to, prompt}.
+ *    escalate_to, evidence, prompt}.
  * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file. A section
  * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
@@ -25,6 +25,17 @@ export interface ParsedVisitLimit {
   readonly escalateTo: { readonly id: string; readonly span: SourceSpan } | null;
 }
 
+/**
+ * A node's `evidence`: `true` (any of its tools), a list of tools, or `{tools, about}`; `about` names the
+ * argument the evidence is about (`order_id`).
+ */
+export interface ParsedEvidence {
+  readonly span: SourceSpan;
+  /** The tools named; null for "any of the node's tools". */
+  readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[] | null;
+  readonly about: { readonly name: string; readonly span: SourceSpan } | null;
+}
+
 export interface ParsedPrompt {
   readonly nodeId: string;
   readonly span: SourceSpan;
@@ -33,6 +44,7 @@ export interface ParsedPrompt {
   readonly examples: readonly SopExample[];
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
+  readonly evidence: ParsedEvidence | null;
 }
 
 export interface NodePromptsResult {
@@ -41,11 +53,15 @@ export interface NodePromptsResult {
 }
 
 const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
+const toolList = z.array(z.string().min(1)).min(1);
+const argumentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must be the name of an argument of the tools, e.g. `order_id`');
+const evidenceSchema = z.union([z.literal(true), toolList, z.strictObject({ tools: toolList.optional(), about: argumentName.optional() })]);
 const metaShape = {
   tools: z.array(z.string().min(1)).optional(),
   examples: z.array(exampleSchema).optional(),
   max_visits: z.number().int().min(1).optional(),
   escalate_to: z.string().min(1).optional(),
+  evidence: evidenceSchema.optional(),
 };
 const headingMetaSchema = z.object(metaShape);
 const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() });
@@ -104,6 +120,7 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
       examples: meta?.examples ?? [],
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
+      evidence: meta?.evidence ?? null,
     });
   }
   return { form: 'headings', prompts };
@@ -172,6 +189,7 @@ function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink):
       examples: meta?.examples ?? [],
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
+      evidence: meta?.evidence ?? null,
     });
   }
   return { form: 'yaml-map', prompts };
@@ -189,6 +207,7 @@ interface Meta {
   readonly examples: readonly SopExample[];
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
+  readonly evidence: ParsedEvidence | null;
   readonly prompt?: string;
 }
 
@@ -243,13 +262,33 @@ function readMetaValue(
     }
     return null;
   }
-  const data = parsed.data as { tools?: string[]; examples?: SopExample[]; max_visits?: number; escalate_to?: string; prompt?: string };
+  const data = parsed.data as {
+    tools?: string[];
+    examples?: SopExample[];
+    max_visits?: number;
+    escalate_to?: string;
+    evidence?: z.output<typeof evidenceSchema>;
+    prompt?: string;
+  };
   const escalateTo = data.escalate_to === undefined ? null : { id: data.escalate_to, span: block.spanOf([...path, 'escalate_to']) };
   return {
     tools: (data.tools ?? []).map((name, i) => ({ name, span: block.spanOf([...path, 'tools', i]) })),
     examples: data.examples ?? [],
     visitLimit: data.max_visits === undefined ? null : { max: data.max_visits, span: block.spanOf([...path, 'max_visits']), escalateTo },
     strayEscalateTo: data.max_visits === undefined && escalateTo !== null ? escalateTo.span : null,
+    evidence: data.evidence === undefined ? null : evidenceOf(block, [...path, 'evidence'], data.evidence),
     ...(data.prompt !== undefined ? { prompt: data.prompt } : {}),
+  };
+}
+
+function evidenceOf(block: YamlBlock, path: readonly (string | number)[], value: z.output<typeof evidenceSchema>): ParsedEvidence {
+  const toolsAt = (names: readonly string[], at: readonly (string | number)[]) =>
+    names.map((name, i) => ({ name, span: block.spanOf([...at, i]) }));
+  if (value === true) return { span: block.spanOf(path), tools: null, about: null };
+  if (Array.isArray(value)) return { span: block.spanOf(path), tools: toolsAt(value, path), about: null };
+  return {
+    span: block.spanOf(path),
+    tools: value.tools === undefined ? null : toolsAt(value.tools, [...path, 'tools']),
+    about: value.about === undefined ? null : { name: value.about, span: block.spanOf([...path, 'about']) },
   };
 }

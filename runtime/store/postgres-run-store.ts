@@ -66,7 +66,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The audit columns after run_id and seq, typed: in `INSERT … SELECT` a parameter's type is not inferred. */
 const AUDIT_PARAMETERS = (first: number) =>
-  ['text', 'json', 'text', 'text', 'text', 'text', 'float8', 'float8'].map((type, i) => `$${first + i}::${type}`).join(', ');
+  ['text', 'json', 'text', 'text', 'text', 'text', 'float8', 'float8', 'json'].map((type, i) => `$${first + i}::${type}`).join(', ');
 const NOTIFY = `pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version)::text)`;
 
 const SQL = {

@@ -5,7 +5,7 @@
  *   sop_runs            one row per live run: owner, agent, pinned SOP hash, state (JSON), version, times;
  *                       `current_node` repeats the last node of the state's path so that listing never parses JSON
  *   sop_run_audit       one row per tool call, keyed (run_id, seq); seq = the run's version after the call;
- *                       deleted with its run
+ *                       deleted with its run; `detail` (JSON) says what decided a domain call (gateway mode)
  *   sop_agent_versions  compiled SOPs (JSON) by source hash, for runs pinned to an older build
  *   sop_sessions        legacy HTTP session id → its principal and current run
  *
@@ -98,5 +98,52 @@ function firstSchema(d: Dialect): Migration {
   };
 }
 
-export const SQLITE_MIGRATIONS: readonly Migration[] = [firstSchema(SQLITE)];
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [firstSchema(POSTGRES)];
+const AUDIT_DETAIL = 'domain calls in the audit log: outcomes pending and unknown, and the detail of what decided';
+const OUTCOMES = "'ok', 'refused', 'error', 'pending', 'unknown'";
+
+/**
+ * Version 2 (the gateway): an audit entry may be `pending` or `unknown` and carries the `detail` of a domain call.
+ * SQLite cannot change a CHECK constraint in place, so the table is rebuilt (copied, then renamed); PostgreSQL
+ * swaps the constraint and adds the column.
+ */
+function auditDetailSqlite(d: Dialect): Migration {
+  return {
+    version: 2,
+    name: AUDIT_DETAIL,
+    statements: [
+      `CREATE TABLE sop_run_audit_v2 (
+        run_id ${d.id} NOT NULL REFERENCES sop_runs (run_id) ON DELETE CASCADE,
+        seq ${d.integer} NOT NULL CHECK (seq >= 1),
+        tool ${d.text} NOT NULL,
+        input ${d.json},
+        outcome ${d.text} NOT NULL CHECK (outcome IN (${OUTCOMES})),
+        from_node ${d.text},
+        to_node ${d.text},
+        error ${d.text},
+        at ${d.number} NOT NULL,
+        duration_ms ${d.number} NOT NULL,
+        detail ${d.json},
+        PRIMARY KEY (run_id, seq)
+      )${d.clustered}`,
+      'INSERT INTO sop_run_audit_v2 (run_id, seq, tool, input, outcome, from_node, to_node, error, at, duration_ms) ' +
+        'SELECT run_id, seq, tool, input, outcome, from_node, to_node, error, at, duration_ms FROM sop_run_audit',
+      'DROP TABLE sop_run_audit',
+      'ALTER TABLE sop_run_audit_v2 RENAME TO sop_run_audit',
+    ],
+  };
+}
+
+function auditDetailPostgres(d: Dialect): Migration {
+  return {
+    version: 2,
+    name: AUDIT_DETAIL,
+    statements: [
+      'ALTER TABLE sop_run_audit DROP CONSTRAINT sop_run_audit_outcome_check',
+      `ALTER TABLE sop_run_audit ADD CONSTRAINT sop_run_audit_outcome_check CHECK (outcome IN (${OUTCOMES}))`,
+      `ALTER TABLE sop_run_audit ADD COLUMN detail ${d.json}`,
+    ],
+  };
+}
+
+export const SQLITE_MIGRATIONS: readonly Migration[] = [firstSchema(SQLITE), auditDetailSqlite(SQLITE)];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [firstSchema(POSTGRES), auditDetailPostgres(POSTGRES)];

@@ -16,7 +16,7 @@ export const RUN_SQL = {
   update:
     'UPDATE sop_runs SET state = ?, current_node = ?, version = version + 1, updated_at = ? ' +
     `WHERE run_id = ? AND version = ? RETURNING ${RUN_COLUMNS}`,
-  insertAudit: `INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+  insertAudit: `INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   auditPage: `SELECT ${AUDIT_COLUMNS} FROM sop_run_audit WHERE run_id = ? AND seq > ? ORDER BY seq LIMIT ?`,
   /** Sessions idle since before the cutoff whose current run is gone (or was never set), at most a batch. */
   deleteIdleSessions:

@@ -23,6 +23,7 @@
  *     look-ups alike.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import type { EvidenceRecord } from '../../contract/evidence.js';
 
 /** A todo of the run's task list (the `todo` tool). */
 export interface TodoItem {
@@ -40,6 +41,32 @@ export interface RunState {
   readonly todos: readonly TodoItem[];
   /** Visits per node since the run started, for nodes with a visit limit. */
   readonly visits: { readonly [node: string]: number };
+  /** Gateway mode: successful domain calls kept as evidence, while their node is on the path. Absent when none. */
+  readonly evidence?: readonly EvidenceRecord[];
+  /**
+   * Gateway mode, for clients that cannot be asked (no elicitation): the confirmation steps the run entered, each
+   * good for one call of a tool its policy guards, while on the path. Absent when none.
+   */
+  readonly passes?: readonly ConfirmationPass[];
+  /** Gateway mode: the confirmation the user was asked for and has not answered. Absent otherwise. */
+  readonly asked?: PendingConfirmation;
+}
+
+/** A confirmation step entered (`node` at `depth` in the path), not yet used by a guarded call. */
+export interface ConfirmationPass {
+  readonly node: string;
+  readonly depth: number;
+}
+
+/** A question put to the user about exactly one call: its tool and a digest of its arguments, at one node visit. */
+export interface PendingConfirmation {
+  /** Random, sent as the call's request state: the answer must come back with it. */
+  readonly id: string;
+  readonly tool: string;
+  readonly digest: string;
+  readonly node: string;
+  readonly depth: number;
+  readonly policy: string;
 }
 
 export interface StoredRun {
@@ -58,7 +85,43 @@ export interface StoredRun {
   readonly updatedAt: number;
 }
 
-export type AuditOutcome = 'ok' | 'refused' | 'error';
+/**
+ * `ok`, `refused` (the SOP turned the call down), `error` (a wrong call, or a domain call that failed); in gateway
+ * mode also `pending` (a domain call sent on and not answered yet, or a question put to the user) and `unknown`
+ * (a domain call whose outcome cannot be known: the server died or went silent after it may have received it).
+ * A `pending` entry that no later entry answers was cut short by a crash: its outcome is unknown too.
+ */
+export type AuditOutcome = 'ok' | 'refused' | 'error' | 'pending' | 'unknown';
+
+/** The rule that decided a domain call (gateway mode). */
+export type DomainRule =
+  /** Forwarded: the current node lists the tool (and nothing else held it back). */
+  | 'node-tools'
+  /** Refused: no node yet, the tool is not in the SOP, or the current node does not list it. */
+  | 'no-position'
+  | 'not-in-sop'
+  /** Refused: it names an entity (`order_id`) no evidence on the path is about. */
+  | 'evidence'
+  /** A confirmation policy: asked, answered yes or no, or held back for want of a confirmation step. */
+  | 'confirmation';
+
+/** What decided a domain call and what came of it: one entry when it is refused or asked about, two when it is sent on (`forwarding`, then `answered`). */
+export interface DomainCallDetail {
+  readonly kind: 'domain';
+  readonly server: string;
+  readonly rule: DomainRule;
+  /** The policy whose rule it was, for confirmations. */
+  readonly policy?: string;
+  /** The SOP version (`sha256:…`) the decision was made on. */
+  readonly sop: string;
+  readonly phase: 'decided' | 'forwarding' | 'answered';
+  /** How the user's confirmation went: asked now, answered yes or no, or a confirmation step of the flowchart used instead. */
+  readonly confirmation?: 'asked' | 'yes' | 'no' | 'step';
+  /** How long the domain server took (answered entries). */
+  readonly upstreamMs?: number;
+  /** For a failed call: whether it may have reached the server. */
+  readonly reached?: 'no' | 'maybe' | 'yes';
+}
 
 /** One tool call on a run, appended in the same transaction as the state it produced. */
 export interface AuditEntry {
@@ -73,6 +136,8 @@ export interface AuditEntry {
   readonly to: string | null;
   /** Why the call was refused or failed. */
   readonly error?: string;
+  /** Gateway mode: what decided a domain call, and what came of it. */
+  readonly detail?: DomainCallDetail;
   /** When the call started (ms since the epoch) and how long it took until its commit was issued. */
   readonly at: number;
   readonly durationMs: number;

@@ -5,7 +5,7 @@
  * JSON is kept as text so a value reads back exactly as it was written, key order included.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import type { AuditEntry, AuditOutcome, RunState, RunSummary, SessionRecord, StoredRun } from './run-store.js';
+import type { AuditEntry, AuditOutcome, DomainCallDetail, RunState, RunSummary, SessionRecord, StoredRun } from './run-store.js';
 
 export interface RunRow {
   readonly run_id: string;
@@ -35,6 +35,8 @@ export interface AuditRow {
   readonly error: string | null;
   readonly at: number;
   readonly duration_ms: number;
+  /** JSON text, or null. */
+  readonly detail: string | null;
 }
 
 export interface SessionRow {
@@ -47,7 +49,7 @@ export interface SessionRow {
 
 /** The column list of a run without its state, in `RunRow`'s order (for SELECT and RETURNING). */
 export const RUN_COLUMNS = 'run_id, principal, agent, source_hash, version, created_at, updated_at';
-export const AUDIT_COLUMNS = 'seq, tool, input, outcome, from_node, to_node, error, at, duration_ms';
+export const AUDIT_COLUMNS = 'seq, tool, input, outcome, from_node, to_node, error, at, duration_ms, detail';
 export const SESSION_COLUMNS = 'session_id, principal, run_id, created_at, updated_at';
 
 /** The run's current node, kept in its own column so that listing never parses a state. */
@@ -89,8 +91,18 @@ export function summaryFromRow(row: RunSummaryRow): RunSummary {
 /** The audit columns after `run_id` and `seq`, in `AUDIT_COLUMNS` order. */
 export function auditValues(
   audit: Omit<AuditEntry, 'seq'>,
-): [string, string | null, AuditOutcome, string | null, string | null, string | null, number, number] {
-  return [audit.tool, encodeInput(audit.input), audit.outcome, audit.from, audit.to, audit.error ?? null, audit.at, audit.durationMs];
+): [string, string | null, AuditOutcome, string | null, string | null, string | null, number, number, string | null] {
+  return [
+    audit.tool,
+    encodeInput(audit.input),
+    audit.outcome,
+    audit.from,
+    audit.to,
+    audit.error ?? null,
+    audit.at,
+    audit.durationMs,
+    audit.detail === undefined ? null : JSON.stringify(audit.detail),
+  ];
 }
 
 export function auditFromRow(row: AuditRow): AuditEntry {
@@ -104,7 +116,9 @@ export function auditFromRow(row: AuditRow): AuditEntry {
     at: row.at,
     durationMs: row.duration_ms,
   };
-  return row.error === null ? entry : { ...entry, error: row.error };
+  const withError = row.error === null ? entry : { ...entry, error: row.error };
+  if (row.detail === null) return withError;
+  return { ...withError, detail: JSON.parse(row.detail) as DomainCallDetail };
 }
 
 export function sessionFromRow(row: SessionRow): SessionRecord {

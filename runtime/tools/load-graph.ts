@@ -45,7 +45,9 @@ const loadGraphAnswerSchema = z.object({
   version: z.string(),
   entry_node: z.string(),
   model: z.record(z.string(), z.unknown()).nullable(),
-  mcp_servers: z.array(z.looseObject({ name: z.string() })),
+  mcp_servers: z
+    .array(z.object({ name: z.string(), url: z.string().optional(), command: z.string().optional() }))
+    .describe("The SOP's domain servers: where its tools come from (how they are reached is the gateway's business)."),
   graph: z.object({
     node_count: z.number().int(),
     decision_nodes: z.array(z.string()),
@@ -88,7 +90,12 @@ function answerOf(sop: CompiledSop): Omit<LoadGraphAnswer, 'run_id'> {
     version: sop.meta.version,
     entry_node: sop.transitions.entry,
     model: sop.meta.model,
-    mcp_servers: [...sop.meta.mcpServers],
+    // Name and address only: arguments, environment and headers are the gateway's business, not the model's.
+    mcp_servers: sop.meta.mcpServers.map((server) => ({
+      name: server.name,
+      ...(server.url === undefined ? {} : { url: server.url }),
+      ...(server.command === undefined ? {} : { command: server.command }),
+    })),
     graph: {
       node_count: sop.nodeIds.length,
       decision_nodes: [...sop.decisionNodes],

@@ -202,6 +202,63 @@ const cases: Record<string, Case> = {
     column: 19,
     message: /not a regular expression/,
   },
+  'domain server with both command and url': {
+    code: 'SOP060',
+    given: insertBefore(5, 'mcp_servers:\n  - name: shop\n    command: node\n    url: http://127.0.0.1:9/mcp'),
+    line: 6,
+    column: 5,
+    message: /both `command` and `url`/,
+  },
+  'HTTP server with a stdio key': {
+    code: 'SOP060',
+    given: insertBefore(5, 'mcp_servers:\n  - name: shop\n    url: http://127.0.0.1:9/mcp\n    args: [x]'),
+    line: 8,
+    column: 5,
+    message: /`args` does not apply to the HTTP server `shop`/,
+  },
+  'two domain servers named alike': {
+    code: 'SOP061',
+    given: insertBefore(5, 'mcp_servers:\n  - name: shop\n    command: a\n  - name: shop\n    command: b'),
+    line: 8,
+    column: 11,
+  },
+  'a token written into the SOP': {
+    code: 'SOP062',
+    given: insertBefore(
+      5,
+      'mcp_servers:\n  - name: shop\n    url: https://shop.example/mcp\n    headers:\n      Authorization: Bearer abc123',
+    ),
+    line: 9,
+    column: 22,
+    remediation: /\$\{AUTHORIZATION\}/,
+  },
+  'malformed variable reference': {
+    code: 'SOP063',
+    given: insertBefore(5, 'mcp_servers:\n  - name: shop\n    url: https://${SHOP_HOST/mcp'),
+    line: 7,
+    column: 10,
+    message: /never closed/,
+  },
+  'evidence from a tool the node does not offer': {
+    code: 'SOP064',
+    given: withLine(21, 'tools: [lookup]\nevidence: [lokup]'),
+    line: 22,
+    column: 12,
+    remediation: /`lookup`/,
+  },
+  'evidence on a terminal node': {
+    code: 'SOP065',
+    given: `${BASE_SOP}### DONE\n\`\`\`yaml\ntools: [lookup]\nevidence: true\n\`\`\`\nDone.\n`,
+    line: 27,
+    column: 11,
+  },
+  'policy with evidence passes a node without it': {
+    code: 'SOP066',
+    given: insertBefore(5, 'policies:\n  asked_first:\n    every_path_to: DONE\n    passes: ASK\n    evidence: true'),
+    line: 9,
+    column: 15,
+    message: /`ASK` requires no evidence/,
+  },
   'more diagnostics than are shown': {
     code: 'SOP091',
     given: `${BASE_SOP}${Array.from({ length: 250 }, (_, i) => `### NOPE_${i}\n`).join('')}`,
@@ -258,8 +315,12 @@ describe('diagnostic catalog', () => {
   it('every catalog code except internal ones has a case', () => {
     // SOP014 belongs to the flowchart parser's tests; SOP090 is a compiler bug, shown by `compile-never-throws`;
     // SOP057 is the build's (token counts are taken on the compiled answers): test/generator/analyze/token-budgets.test.ts;
-    // SOP058 needs an install without the optional tokenizer: test/e2e/app-workflow.test.ts.
-    const covered = new Set([...Object.values(cases).map((c) => c.code), 'SOP032', 'SOP033', 'SOP014', 'SOP090', 'SOP057', 'SOP058']);
+    // SOP058 needs an install without the optional tokenizer: test/e2e/app-workflow.test.ts; SOP067 needs live
+    // domain servers: test/cli/check-tools.test.ts.
+    const covered = new Set([
+      ...Object.values(cases).map((c) => c.code),
+      ...(['SOP032', 'SOP033', 'SOP014', 'SOP090', 'SOP057', 'SOP058', 'SOP067'] as const),
+    ]);
     expect(Object.keys(DIAGNOSTIC_CODES).filter((code) => !covered.has(code as DiagnosticCode))).toEqual([]);
   });
 });

@@ -48,6 +48,7 @@ describe('the retail SOP', () => {
     expect(compiled.model?.policies.map((p) => p.id)).toEqual([
       'authenticate_first',
       'status_checked_before_changes',
+      'order_read_before_changes',
       'confirm_before_changes',
     ]);
     expect(compiled.diagnostics.filter((d) => d.code.startsWith('SOP05'))).toEqual([]);
@@ -68,7 +69,7 @@ describe('the retail SOP', () => {
     ]);
   });
 
-  it('status_checked_before_changes: an edge from ROUTE straight to DO_CANCEL', () => {
+  it('status_checked_before_changes and order_read_before_changes: an edge from ROUTE straight to DO_CANCEL', () => {
     const { text, found } = mutated('    INFO --> END_INFO', '    ROUTE -->|just cancel| DO_CANCEL\n    INFO --> END_INFO');
     expect(found).toEqual([
       expect.objectContaining({
@@ -77,6 +78,29 @@ describe('the retail SOP', () => {
         message:
           'Policy `status_checked_before_changes` does not hold: DO_CANCEL is reachable without passing ' +
           'IS_PENDING_C, IS_PENDING_M, IS_DELIVERED_R, IS_DELIVERED_E: START → AUTH → ROUTE → DO_CANCEL.',
+      }),
+      expect.objectContaining({
+        code: 'SOP055',
+        ...keyOf(text, 'order_read_before_changes'),
+        message:
+          'Policy `order_read_before_changes` does not hold: DO_CANCEL is reachable without passing ' +
+          'CHK_CANCEL, CHK_MOD, CHK_RETURN, CHK_EXCH: START → AUTH → ROUTE → DO_CANCEL.',
+      }),
+    ]);
+  });
+
+  it('order_read_before_changes: a check step that no longer requires evidence breaks `evidence: true` (SOP066)', () => {
+    const from =
+      '### CHK_CANCEL\n```yaml\ntools: [get_user_details, get_order_details]\nevidence: { tools: [get_order_details], about: order_id }\n';
+    expect(retail).toContain(from);
+    const text = retail.replace(from, '### CHK_CANCEL\n```yaml\ntools: [get_user_details, get_order_details]\n');
+    const found = compileSop(file, text).diagnostics.filter((d) => d.code === 'SOP066');
+    const policyKey = keyOf(text, 'order_read_before_changes').line;
+    expect(found).toEqual([
+      expect.objectContaining({
+        code: 'SOP066',
+        line: policyKey + 4,
+        message: expect.stringContaining('`CHK_CANCEL` requires no evidence'),
       }),
     ]);
   });

@@ -93,6 +93,7 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
         ? null
         : { max: p.maxVisits, span: SPAN, escalateTo: p.escalateTo === undefined ? null : { id: p.escalateTo, span: SPAN } },
     strayEscalateTo: null,
+    evidence: null,
   }));
   const sections = spec.sections ?? ['Role', 'SOP Flowchart'];
   const flowchart = spec.flowchart ?? ['flowchart TD', ...spec.edges.map((e) => `    ${e}`)].join('\n');

@@ -71,6 +71,7 @@ describe('postgres run store: engine', () => {
     }
     expect(await cluster.query('SELECT version, name FROM sop_schema_migrations', [], databaseOf(url))).toEqual([
       { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
+      { version: 2, name: 'domain calls in the audit log: outcomes pending and unknown, and the detail of what decided' },
     ]);
   });
 
@@ -81,7 +82,7 @@ describe('postgres run store: engine', () => {
     const result = await openPostgresRunStore({ url });
     expect(result).toEqual({
       ok: false,
-      error: expect.stringMatching(/schema is at version 7, newer than this sop-toolkit knows \(1\): upgrade sop-toolkit/),
+      error: expect.stringMatching(/schema is at version 7, newer than this sop-toolkit knows \(2\): upgrade sop-toolkit/),
     });
   });
 

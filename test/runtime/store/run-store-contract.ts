@@ -385,6 +385,29 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       expect(await store.audit(run.runId, { afterSeq: 7 })).toEqual([]);
       expect(await store.audit(run.runId, { limit: 0 })).toEqual([]);
     });
+
+    it("keeps a domain call's entries (gateway mode) exactly: pending, then answered or unknown, with their detail", async () => {
+      const { store } = await open();
+      const run = aRun();
+      await store.create(run, anAudit());
+      const detail = { kind: 'domain', server: 'retail-tools', rule: 'node-tools', sop: 'sha256:abc', phase: 'forwarding' } as const;
+      const forwarding = anAudit({ tool: 'cancel_pending_order', input: { order_id: '#W1' }, outcome: 'pending', detail });
+      const unknown = anAudit({
+        tool: 'cancel_pending_order',
+        input: { order_id: '#W1' },
+        outcome: 'unknown',
+        error: 'the connection closed during the call',
+        detail: { ...detail, phase: 'answered', upstreamMs: 12.5, reached: 'maybe' },
+      });
+      await store.commit(run.runId, 1, walked('START'), forwarding, T0 + 1);
+      await store.commit(run.runId, 2, walked('START'), unknown, T0 + 2);
+      const entries = await store.audit(run.runId);
+      expect(entries.slice(1)).toEqual([
+        { ...forwarding, seq: 2 },
+        { ...unknown, seq: 3 },
+      ]);
+      expect(entries[0]).not.toHaveProperty('detail');
+    });
   });
 
   describe(`${engine} run store: pinned agent versions`, () => {

@@ -9,6 +9,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
+import { SQLITE_MIGRATIONS } from '../../../runtime/store/run-store-schema.js';
+import { MIGRATIONS_TABLE_DDL } from '../../../runtime/store/schema-migrations.js';
 import { openSqliteRunStore, type SqliteRunStore, type SqliteRunStoreOptions } from '../../../runtime/store/sqlite-run-store.js';
 import { PROJECT_ROOT } from '../../support/run-cli.js';
 import { aRun, anAudit, T0 } from '../../support/stored-runs.js';
@@ -73,22 +75,48 @@ describe('sqlite run store: engine', () => {
     const db = new Database(path, { readonly: true });
     expect(db.prepare('SELECT version, name FROM sop_schema_migrations').all()).toEqual([
       { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
+      { version: 2, name: 'domain calls in the audit log: outcomes pending and unknown, and the detail of what decided' },
     ]);
     const tables = db.prepare("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").pluck().all();
     expect(tables).toEqual(['sop_agent_versions', 'sop_run_audit', 'sop_runs', 'sop_schema_migrations', 'sop_sessions']);
     db.close();
   });
 
+  it('upgrades a database of schema 1 in place: its runs and audit entries stay, and domain entries fit after', async () => {
+    const path = freshPath();
+    mkdirSync(dirname(path), { recursive: true });
+    const db = new Database(path);
+    db.exec(MIGRATIONS_TABLE_DDL);
+    for (const statement of SQLITE_MIGRATIONS[0]!.statements) db.exec(statement);
+    db.prepare('INSERT INTO sop_schema_migrations (version, name) VALUES (?, ?)').run(1, SQLITE_MIGRATIONS[0]!.name);
+    db.prepare(
+      "INSERT INTO sop_runs (run_id, principal, agent, source_hash, version, created_at, updated_at, state, current_node) VALUES ('r1', 'local', 'a', 'sha256:x', 1, 1, 1, '{\"path\":[],\"todos\":[],\"visits\":{}}', NULL)",
+    ).run();
+    db.prepare(
+      "INSERT INTO sop_run_audit (run_id, seq, tool, input, outcome, from_node, to_node, error, at, duration_ms) VALUES ('r1', 1, 'load_graph', '{\"agent\":\"a\"}', 'ok', NULL, NULL, NULL, 1, 0.5)",
+    ).run();
+    db.close();
+    const store = await opened({ path });
+    expect(await store.audit('r1')).toEqual([
+      { seq: 1, tool: 'load_graph', input: { agent: 'a' }, outcome: 'ok', from: null, to: null, at: 1, durationMs: 0.5 },
+    ]);
+    const detail = { kind: 'domain', server: 's', rule: 'node-tools', sop: 'sha256:x', phase: 'forwarding' } as const;
+    const committed = await store.commit('r1', 1, { path: [], todos: [], visits: {} }, { ...anAudit({ outcome: 'pending', detail }) }, 2);
+    expect(committed.ok).toBe(true);
+    expect((await store.audit('r1'))[1]).toMatchObject({ seq: 2, outcome: 'pending', detail });
+    await store.close();
+  });
+
   it('refuses a database migrated by a newer sop-toolkit, naming what to do, and leaves it as it was', async () => {
     const path = freshPath();
     await (await opened({ path })).close();
     const db = new Database(path);
-    db.prepare("INSERT INTO sop_schema_migrations (version, name) VALUES (2, 'from the future')").run();
+    db.prepare("INSERT INTO sop_schema_migrations (version, name) VALUES (3, 'from the future')").run();
     db.close();
     const result = await openSqliteRunStore({ path });
     expect(result).toEqual({
       ok: false,
-      error: expect.stringMatching(/schema is at version 2, newer than this sop-toolkit knows \(1\): upgrade/),
+      error: expect.stringMatching(/schema is at version 3, newer than this sop-toolkit knows \(2\): upgrade/),
     });
     expect(!result.ok && result.error).toContain(path);
   });

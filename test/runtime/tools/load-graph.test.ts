@@ -20,10 +20,12 @@ describe('load_graph answers', () => {
 
   it('never freeze the compiled data they copy from', () => {
     const model = { name: 'm', extra: { nested: true } };
-    const server = { name: 's', args: ['a'] };
+    const server = { name: 's', command: 'node', args: ['a'], env: { TOKEN: '${TOKEN}' } };
     const sop = { ...TINY_FLOW, meta: { ...TINY_FLOW.meta, model, mcpServers: [server] } };
     const { answer } = loadGraph(prepareAgent(sop), 'run_x');
-    expect(answer).toMatchObject({ model: { extra: { nested: true } }, mcp_servers: [{ name: 's', args: ['a'] }] });
+    // How a server is reached is the gateway's business: the model sees its name and address only.
+    expect(answer).toMatchObject({ model: { extra: { nested: true } }, mcp_servers: [{ name: 's', command: 'node' }] });
+    expect(answer.mcp_servers[0]).not.toHaveProperty('env');
     for (const part of [sop.meta, model, model.extra, server, server.args, sop.meta.mcpServers]) expect(Object.isFrozen(part)).toBe(false);
   });
 });
