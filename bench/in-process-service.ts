@@ -9,7 +9,13 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../runtime/agents/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';
-import { type Caller, createSessionService, type SessionService, type ServiceLimits } from '../runtime/service/session-service.js';
+import {
+  type Caller,
+  createSessionService,
+  resultOf,
+  type SessionService,
+  type ServiceLimits,
+} from '../runtime/service/session-service.js';
 import { openRunStore } from '../runtime/store/open-run-store.js';
 
 export interface InProcessService {
@@ -33,7 +39,7 @@ export async function openInProcessService(dir: string, storeUrl: string, limits
   const agents = createAgentSource({ origin: { bundle: read.bundle }, store, logger: silentLogger });
   const service = createSessionService({ agents, store, projectRoot: dir, logger: silentLogger, limits });
   const call = async (name: string, args: Record<string, unknown>, caller: Caller): Promise<CallToolResult> => {
-    const result = await service.callTool(name, args, caller);
+    const result = resultOf(await service.callTool(name, args, caller));
     if (result.isError === true) throw new Error(`${name} failed: ${JSON.stringify(result.structuredContent).slice(0, 300)}`);
     return result;
   };

@@ -17,7 +17,7 @@ import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PA
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../runtime/agents/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';
-import { createSessionService, type SessionService } from '../runtime/service/session-service.js';
+import { createSessionService, resultOf, type SessionService } from '../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../runtime/store/memory-run-store.js';
 
 export interface PathWalkOptions {
@@ -93,7 +93,7 @@ async function walkOne(
   path: GoldenPath,
 ): Promise<{ moves: number; failures: PathWalkFailure[] }> {
   const caller = { principal: 'golden-paths' };
-  const loaded = await service.callTool('load_graph', { agent }, caller);
+  const loaded = resultOf(await service.callTool('load_graph', { agent }, caller));
   const runId = (loaded.structuredContent as { run_id?: unknown } | undefined)?.run_id;
   if (typeof runId !== 'string') {
     return { moves: 0, failures: [{ kind: 'setup', path: index, step: 0, from: null, to: null, message: textOf(loaded) }] };
@@ -101,7 +101,7 @@ async function walkOne(
   let from: string | null = null;
   let last: { edges?: unknown[] } | undefined;
   for (const [step, node] of path.nodes.entries()) {
-    const result = await service.callTool('goto_node', { node_id: node, run_id: runId }, caller);
+    const result = resultOf(await service.callTool('goto_node', { node_id: node, run_id: runId }, caller));
     const answer = result.structuredContent as { valid?: boolean; edges?: unknown[] } | undefined;
     if (result.isError === true || answer?.valid !== true) {
       return { moves: step + 1, failures: [{ kind: 'refused', path: index, step: step + 1, from, to: node, message: textOf(result) }] };

@@ -7,18 +7,20 @@
  * The bundle is JSON: no TypeScript, no module loader and no compiler at run time. A tree where the SOPs were
  * never built gets a clear message (exit 1). Only the chosen transport is imported: stdio never loads express.
  *
- * One session service per process, over a run store; the transports are thin adapters over it. While serving, a
+ * The process is assembled by `runtime/serve/start-sop-server.ts` (store, agents, domain servers in gateway mode,
+ * the session service and the transport); this module parses flags, finds the agents and prints. While serving, a
  * rebuild that replaces the bundle is picked up (new runs start on it, running runs keep their version).
+ * `--gateway` also connects to the domain servers the SOPs name and decides every domain call on its run.
  *
  * Exit codes: 0 served and stopped; 1 nothing to serve, the port is taken, or the server refused to start
  * (e.g. a network address without authentication); 2 bad usage.
  */
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { type BundleOrigin, createAgentSource } from '../../runtime/agents/agent-source.js';
+import type { BundleOrigin } from '../../runtime/agents/agent-source.js';
 import { readBundle } from '../../runtime/agents/read-bundle.js';
 import { stderrLogger } from '../../runtime/service/logger.js';
-import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
-import { DEFAULT_DURABLE_STORE, openRunStore } from '../../runtime/store/open-run-store.js';
+import { type HttpServing, startSopServer } from '../../runtime/serve/start-sop-server.js';
+import { DEFAULT_DURABLE_STORE } from '../../runtime/store/open-run-store.js';
 import { bundleFile, locateProject } from '../config.js';
 import { inspect } from 'node:util';
 import { DEFAULT_INSPECT_VIEWS, parseInspectViews } from '../../runtime/tools/inspect/inspect-tool.js';
@@ -28,6 +30,9 @@ import { findProjectRoot } from '../project-root.js';
 const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [options]
   --stdio            (default) speak MCP on stdin/stdout
   --http             Streamable HTTP at http://H:N/mcp
+  --gateway          also offer the tools of the domain servers the SOPs name (mcp_servers), and forward a
+                     call only where the run's current node allows it (evidence and confirmations included);
+                     give the agent this server instead of the domain servers
   --host H           interface to bind (default 127.0.0.1; any other needs --tokens or --oauth-*)
   --port N           port (default 3000; 0 picks a free one)
   --store URL        where runs live: memory (stdio default: nothing survives the process), sqlite:PATH
@@ -59,6 +64,7 @@ export interface HttpArgs {
 }
 
 export interface ServeOptions {
+  readonly gateway?: boolean;
   readonly runIdleMs?: number;
   readonly maxLiveSessions?: number;
   readonly watch: boolean;
@@ -89,6 +95,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let noValidate = false;
   let pageTokens: string | undefined;
   let page = true;
+  let gateway = false;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
@@ -164,6 +171,9 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--no-watch':
         watch = false;
         break;
+      case '--gateway':
+        gateway = true;
+        break;
       case '--store': {
         const given = text();
         if (typeof given !== 'string') return { mode: 'error', message: given.error };
@@ -201,6 +211,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   }
   const common: ServeOptions = {
     watch,
+    ...(gateway ? { gateway } : {}),
     ...(out === undefined ? {} : { out }),
     ...(store === undefined ? {} : { store }),
     ...(runIdleMs === undefined ? {} : { runIdleMs }),
@@ -291,38 +302,34 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     return found.exitCode;
   }
   if (parsed.mode === 'stdio') routeConsoleToStderr();
-  const logger = stderrLogger();
-  const storeUrl = parsed.store ?? (parsed.mode === 'stdio' ? 'memory' : DEFAULT_DURABLE_STORE);
-  const opened = await openRunStore(storeUrl, { root: found.projectRoot, onError: logger.error });
-  if (!opened.ok) {
-    process.stderr.write(`sop serve: cannot open the run store: ${opened.error}\n`);
+  let transport: 'stdio' | HttpServing = 'stdio';
+  if (parsed.mode === 'http') {
+    const http = await httpServing(parsed);
+    if (!http.ok) {
+      process.stderr.write(`sop serve: ${http.error}\n`);
+      return 1;
+    }
+    transport = http.serving;
+  }
+  const started = await startSopServer({
+    transport,
+    origin: found.origin,
+    projectRoot: found.projectRoot,
+    store: parsed.store ?? (parsed.mode === 'stdio' ? 'memory' : DEFAULT_DURABLE_STORE),
+    limits: {
+      ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),
+      ...(parsed.maxLiveSessions === undefined ? {} : { maxLiveSessions: parsed.maxLiveSessions }),
+    },
+    ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
+    ...(parsed.gateway === true ? { gateway: true } : {}),
+    logger: stderrLogger(),
+  });
+  if (!started.ok) {
+    process.stderr.write(`sop serve: ${started.error}\n`);
     return 1;
   }
-  const { store } = opened;
-  const agents = createAgentSource({ origin: found.origin, store, logger });
-  const limits = {
-    ...(parsed.runIdleMs === undefined ? {} : { runIdleMs: parsed.runIdleMs }),
-    ...(parsed.maxLiveSessions === undefined ? {} : { maxLiveSessions: parsed.maxLiveSessions }),
-  };
-  const service = createSessionService({
-    agents,
-    store,
-    projectRoot: found.projectRoot,
-    logger,
-    limits,
-    ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
-  });
-  try {
-    return parsed.mode === 'stdio' ? await serveOnStdio(service) : await serveOnHttp(service, parsed);
-  } finally {
-    await service.close();
-    await store.close();
-  }
-}
-
-async function serveOnStdio(service: SessionService): Promise<number> {
-  const { serveStdio } = await import('../../runtime/stdio/serve-stdio.js');
-  const server = await serveStdio({ service });
+  const { server } = started;
+  if (parsed.mode === 'http' || parsed.gateway === true) process.stderr.write(`sop serve: ${server.description}\n`);
   const signal = waitForSignal();
   await Promise.race([server.closed, signal.received]);
   signal.dispose();
@@ -330,11 +337,9 @@ async function serveOnStdio(service: SessionService): Promise<number> {
   return 0;
 }
 
-async function serveOnHttp(service: SessionService, args: HttpArgs): Promise<number> {
-  const { serveHttp } = await import('../../runtime/http/serve-http.js');
+/** Authentication and the page's tokens, read from the files the flags name. */
+async function httpServing(args: HttpArgs): Promise<{ ok: true; serving: HttpServing } | { ok: false; error: string }> {
   const { introspectionAuth, readTokenFile, staticTokenAuth } = await import('../../runtime/http/auth.js');
-  const { planRunsPage } = await import('../../runtime/page/runs-page.js');
-  let server: Awaited<ReturnType<typeof serveHttp>>;
   try {
     const urlHost = args.host.includes(':') ? `[${args.host}]` : args.host;
     const auth =
@@ -347,37 +352,19 @@ async function serveOnHttp(service: SessionService, args: HttpArgs): Promise<num
               resource: args.oauth.resource ?? `http://${urlHost}:${args.port}/mcp`,
             })
           : undefined;
-    const page =
-      args.page === false
-        ? { on: false as const, auth, reason: '--no-page' }
-        : planRunsPage({ service, auth, pageTokens: args.pageTokens === undefined ? undefined : readTokenFile(args.pageTokens) });
-    server = await serveHttp({
-      service,
-      host: args.host,
-      port: args.port,
-      ...(page.auth === undefined ? {} : { auth: page.auth }),
-      ...(page.on ? { routes: page.routes } : {}),
-    });
-    const pageLine = page.on ? `the runs page at ${new URL(page.path, server.url).href}` : `the runs page is off: ${page.reason}`;
-    process.stderr.write(
-      `sop serve: ${service.catalog().entries.length} agent(s) at ${server.url}; runs in ${service.store.kind}; ${page.auth?.description ?? 'no authentication (loopback only)'}; ${pageLine}\n`,
-    );
+    return {
+      ok: true,
+      serving: {
+        host: args.host,
+        port: args.port,
+        ...(auth === undefined ? {} : { auth }),
+        ...(args.pageTokens === undefined ? {} : { pageTokens: readTokenFile(args.pageTokens) }),
+        ...(args.page === false ? { noPage: true } : {}),
+      },
+    };
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL'
-        ? `cannot listen on ${args.host}:${args.port} (${code})`
-        : error instanceof Error
-          ? error.message
-          : String(error);
-    process.stderr.write(`sop serve: ${reason}\n`);
-    return 1;
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
-  const signal = waitForSignal();
-  await signal.received;
-  signal.dispose();
-  await server.close();
-  return 0;
 }
 
 /** On stdio, stdout is the protocol's: a stray console.log from any library must not corrupt it. */

@@ -11,6 +11,7 @@
 import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
 import type { TransitionTable } from '../../contract/transitions.js';
 import { type AgentDescription, describeAgent } from '../tools/load-graph.js';
+import { type GatewayTables, gatewayTables } from './gateway-tables.js';
 
 /** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
 export interface NodeAnswer {
@@ -51,6 +52,8 @@ export interface PreparedAgent {
   /** Node ids in flowchart order. */
   readonly nodeIds: readonly string[];
   readonly terminalNodes: readonly string[];
+  /** What the gateway looks up on domain calls. */
+  readonly gateway: GatewayTables;
 }
 
 export function prepareAgent(sop: CompiledSop): PreparedAgent {
@@ -100,6 +103,7 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
     nodes,
     nodeIds,
     terminalNodes: sop.terminalNodes,
+    gateway: gatewayTables(sop),
   });
 }
 

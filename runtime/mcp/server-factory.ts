@@ -5,14 +5,26 @@
  * (the handlers for prompts and resources) is made once, by the factory, and shared.
  *
  * One shell serves both protocol eras (the SDK's v2 line): 2025-era connections that open with `initialize`,
- * and 2026-07-28 requests that carry their own `_meta` envelope. Nothing here depends on the era; the serving
- * entries (`serve-stdio.ts`, `serve-http.ts`) decide it and say so in the caller.
+ * and 2026-07-28 requests that carry their own `_meta` envelope. What differs is whether the user can be asked
+ * mid-call (gateway confirmations): a 2026-07-28 request can when its client declared elicitation (the answer
+ * comes back with the retried call, `input_required`); a 2025-era connection can when its client declared it at
+ * `initialize` and the channel is long-lived (stdio), where the SDK pushes `elicitation/create` for us. A
+ * 2025-era HTTP request lives for one exchange and cannot.
  *
  * Built on the SDK's low-level `Server`, not `McpServer`: McpServer turns an unknown tool name into an
  * `isError` result with no hook to change it, and the MCP spec calls that a protocol error (-32602).
  */
-import { Server } from '@modelcontextprotocol/server';
-import type { Caller, SessionService } from '../service/session-service.js';
+import {
+  type CallToolResult,
+  type InputRequiredResult,
+  inputRequired,
+  inputResponse,
+  Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import { type Caller, isQuestion, type SessionService } from '../service/session-service.js';
+import type { CallRequest } from '../service/tracing.js';
+import { CONFIRMATION_INPUT_KEY } from '../tools/confirmation.js';
 import { agentContentHandlers } from './agent-content.js';
 
 export interface ServerInfo {
@@ -22,18 +34,50 @@ export interface ServerInfo {
 
 export type ServerFactory = (caller: Caller) => Server;
 
-const CAPABILITIES = Object.freeze({ tools: Object.freeze({}), prompts: Object.freeze({}), resources: Object.freeze({}) });
-
 export function createServerFactory(service: SessionService, info: ServerInfo = { name: 'sop-toolkit', version: '0.1.0' }): ServerFactory {
   const installContent = agentContentHandlers(() => service.catalog());
-  const listTools = () => ({ tools: [...service.tools] });
+  const listTools = () => ({ tools: [...service.tools()] });
+  // A gateway's list follows its domain servers, so it says it may change.
+  const capabilities = { tools: service.gateway ? { listChanged: true } : {}, prompts: {}, resources: {} };
   return (caller) => {
-    const server = new Server(info, { capabilities: CAPABILITIES, instructions: service.instructions() });
+    const server = new Server(info, { capabilities, instructions: service.instructions() });
     server.setRequestHandler('tools/list', listTools);
-    server.setRequestHandler('tools/call', (request, ctx) =>
-      service.callTool(request.params.name, request.params.arguments, caller, { meta: ctx.mcpReq._meta, requestId: ctx.mcpReq.id }),
-    );
+    server.setRequestHandler('tools/call', async (request, ctx): Promise<CallToolResult | InputRequiredResult> => {
+      const answer = await service.callTool(request.params.name, request.params.arguments, caller, callRequest(server, caller, ctx));
+      if (!isQuestion(answer)) return answer;
+      const { question } = answer;
+      return inputRequired({
+        inputRequests: {
+          [CONFIRMATION_INPUT_KEY]: inputRequired.elicit({ message: question.message, requestedSchema: question.requestedSchema }),
+        },
+        requestState: question.id,
+      });
+    });
     installContent(server);
     return server;
+  };
+}
+
+/** What the service needs of the request besides the tool and its arguments. */
+function callRequest(server: Server, caller: Caller, ctx: ServerContext): CallRequest {
+  const modern = ctx.mcpReq.envelope !== undefined && Object.keys(ctx.mcpReq.envelope).length > 0;
+  const capabilities = modern
+    ? ((ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/clientCapabilities'] as
+        | { elicitation?: unknown }
+        | undefined)
+    : caller.channel === 'connection'
+      ? server.getClientCapabilities()
+      : undefined;
+  const state = ctx.mcpReq.requestState<unknown>();
+  const view = inputResponse(ctx.mcpReq.inputResponses, CONFIRMATION_INPUT_KEY);
+  const answer =
+    typeof state === 'string' && view.kind === 'elicit'
+      ? { id: state, yes: view.action === 'accept' && (view.content as { confirm?: unknown } | undefined)?.confirm === true }
+      : undefined;
+  return {
+    meta: ctx.mcpReq._meta,
+    requestId: ctx.mcpReq.id,
+    canAsk: capabilities?.elicitation !== undefined && capabilities.elicitation !== null,
+    ...(answer === undefined ? {} : { answer }),
   };
 }

@@ -16,6 +16,12 @@
  *      A call that needs no run (`inspect`'s agents and validate views) is answered at once, logged nowhere.
  * Each call is one OpenTelemetry span (`tracing.ts`), told what the call did to its run once it is committed.
  *
+ * Gateway mode (`gateway`): the domain servers' tools are listed beside these, and a domain call is a run tool
+ * like `goto_node`: decided on the run (`tools/domain-call.ts`), committed to the audit log, and only then sent to
+ * its server, its outcome committed after (`domain-calls.ts`). `goto_node` then also enforces evidence
+ * (`tools/gateway-goto.ts`). A decision that needs the user's yes is answered with a question instead of a
+ * result (`CallAnswer`): the MCP layer turns it into an elicitation.
+ *
  * A run someone else owns answers exactly like an unknown run. Runs idle longer than `runIdleMs` expire (a
  * sweep deletes them); a process keeps at most `runCacheSize` runs in memory, so idle runs live in the store.
  */
@@ -27,15 +33,20 @@ import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { selectAgent } from '../agents/select-agent.js';
 import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
 import { type AuditEntry, EMPTY_RUN_STATE, type RunStore, type StoredRun } from '../store/run-store.js';
+import type { ConfirmationQuestion } from '../tools/confirmation.js';
+import { gatewayGotoNode } from '../tools/gateway-goto.js';
 import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
-import { LOAD_GRAPH_TOOL, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
+import { GOTO_NODE } from '../tools/goto-node.js';
+import { LOAD_GRAPH_TOOL, type RunFacts, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
 import { newRunId, newSessionId } from './ids.js';
 import { createKeyedQueue } from './keyed-queue.js';
 import { type Logger, stderrLogger } from './logger.js';
 import { createLruMap } from './lru-map.js';
+import type { DomainTools } from '../upstream/domain-tools.js';
+import { createDomainCalls } from './domain-calls.js';
 import { type CallRequest, createToolTracing, type ToolCallSpan } from './tracing.js';
 
 export interface Clock {
@@ -85,6 +96,26 @@ export interface SessionServiceOptions {
   readonly inspectViews?: readonly InspectViewName[];
   /** Where tool-call spans go (default: the global OpenTelemetry API's tracer, a no-op until an SDK is registered). */
   readonly tracer?: Tracer;
+  /** Gateway mode: the domain servers' tools, offered beside these and decided on the run (`sop serve --gateway`). */
+  readonly gateway?: { readonly domain: DomainTools };
+}
+
+/** A question for the user that a call waits on (gateway mode). */
+export interface CallQuestion {
+  readonly question: ConfirmationQuestion;
+}
+
+/** A call's answer: a tool result, or (gateway mode) a question for the user that the call waits on. */
+export type CallAnswer = CallToolResult | CallQuestion;
+
+export function isQuestion(answer: CallAnswer): answer is CallQuestion {
+  return typeof (answer as Partial<CallQuestion>).question === 'object' && (answer as Partial<CallQuestion>).question !== null;
+}
+
+/** The tool result of a call that cannot ask (no gateway): a question here is a bug, and says so. */
+export function resultOf(answer: CallAnswer): CallToolResult {
+  if (isQuestion(answer)) throw new Error(`expected a tool result, got a question: ${answer.question.message}`);
+  return answer;
 }
 
 export type SessionOpening = { readonly ok: true; readonly sessionId: string } | { readonly ok: false; readonly error: string };
@@ -93,8 +124,12 @@ export interface SessionService {
   readonly store: RunStore;
   readonly logger: Logger;
   readonly limits: ServiceLimits;
-  /** The `tools/list` answer. */
-  readonly tools: readonly Tool[];
+  /** The `tools/list` answer: the toolkit's tools, then (gateway mode) the domain tools. */
+  tools(): readonly Tool[];
+  /** Called when `tools()` changed (a domain server's list changed); returns the unsubscribe. */
+  onToolsChanged(listener: () => void): () => void;
+  /** Whether domain calls are decided here (gateway mode). */
+  readonly gateway: boolean;
   /** The agents new runs start on. */
   catalog(): AgentCatalog;
   /** What the server tells a client at `initialize`. */
@@ -103,7 +138,7 @@ export interface SessionService {
    * Answers one `tools/call`. Throws `ProtocolError` only for an unknown tool name; every other problem is an answer.
    * `request` carries the call's `_meta` (a W3C `traceparent` there parents its span) and JSON-RPC id.
    */
-  callTool(name: string, args: unknown, caller: Caller, request?: CallRequest): Promise<CallToolResult>;
+  callTool(name: string, args: unknown, caller: Caller, request?: CallRequest): Promise<CallAnswer>;
   openSession(principal: string): Promise<SessionOpening>;
   /** Whether the session exists and belongs to `principal`. */
   hasSession(sessionId: string, principal: string): Promise<boolean>;
@@ -120,10 +155,20 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const logger = options.logger ?? stderrLogger();
   const limits: ServiceLimits = { ...DEFAULT_LIMITS, ...options.limits };
   const inspect = inspectTool(options.inspectViews ?? DEFAULT_INSPECT_VIEWS);
-  const allRunTools = inspect === undefined ? RUN_TOOLS : [...RUN_TOOLS, inspect];
+  const domain = options.gateway?.domain;
+  // In gateway mode goto_node also enforces evidence: the same tool, with the gateway's rules around the move.
+  const baseTools =
+    domain === undefined ? RUN_TOOLS : RUN_TOOLS.map((tool) => (tool.name === GOTO_NODE ? { ...tool, run: gatewayGotoNode } : tool));
+  const allRunTools = inspect === undefined ? baseTools : [...baseTools, inspect];
   const runTools = new Map(allRunTools.map((tool) => [tool.name, tool]));
-  const toolNames = [LOAD_GRAPH_TOOL.name, ...runTools.keys()];
-  const tools = [LOAD_GRAPH_TOOL, ...allRunTools].map(listed);
+  const ownNames = [LOAD_GRAPH_TOOL.name, ...runTools.keys()];
+  const ownTools = [LOAD_GRAPH_TOOL, ...allRunTools].map(listed);
+  let tools: readonly Tool[] = domain === undefined ? ownTools : [...ownTools, ...domain.list()];
+  const toolListeners = new Set<() => void>();
+  const stopWatchingDomain = domain?.onChange(() => {
+    tools = [...ownTools, ...domain.list()];
+    for (const listener of toolListeners) listener();
+  });
   const tracing = createToolTracing(options.tracer);
   const queue = createKeyedQueue();
   const runs = createLruMap<string, StoredRun>(limits.runCacheSize);
@@ -222,28 +267,19 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     started: number,
     span: ToolCallSpan,
   ): Promise<CallToolResult> {
-    for (let attempt = 0; attempt < limits.commitAttempts; attempt += 1) {
-      let run: StoredRun | { readonly error: string };
-      try {
-        run = await readRun(runId, caller, attempt > 0);
-      } catch (error) {
-        return storeFailure(tool.name, error);
-      }
-      if ('error' in run) return answerOf(fail(EMPTY_RUN_STATE, { error: run.error }));
-      const pinned = await agents.pinned(run.agent, run.sourceHash);
+    const committed = await commitOnRun(runId, caller, tool.name, span, (run, pinned, facts) => {
       let outcome: ToolOutcome<object>;
       if (!pinned.ok) outcome = fail(run.state, { error: pinned.error });
       else if (!parsed.success) outcome = invalidArguments(tool, parsed.error.issues, run.state);
       else {
         try {
-          outcome = tool.run(pinned.agent, run.state, parsed.data, { runId, version: run.version });
+          outcome = tool.run(pinned.agent, run.state, parsed.data, facts);
         } catch (error) {
           logger.error(`internal error in ${tool.name}`, error);
           outcome = fail(run.state, { error: `Internal error in ${tool.name}: ${reason(error)}. The run is unchanged.` });
         }
       }
-      const now = clock.now();
-      const audit: Omit<AuditEntry, 'seq'> = {
+      const audit: Omit<AuditEntry, 'seq' | 'durationMs'> = {
         tool: tool.name,
         input: args,
         outcome: outcome.outcome,
@@ -251,28 +287,95 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         to: outcome.state.path.at(-1) ?? null,
         ...(outcome.outcome === 'ok' ? {} : { error: errorOf(outcome.answer) }),
         at: started,
-        durationMs: now - started,
       };
+      return { state: outcome.state, audit, value: outcome };
+    });
+    return 'error' in committed ? committed.error : answerOf(committed.value);
+  }
+
+  /**
+   * Reads the run, decides (`decide`, on its pinned agent) and commits the next state with the call's audit entry
+   * if the run is still at the version read; on a conflict reads again and decides again, a few times at most.
+   * Returns what `decide` returned with the committed run, or the answer to give instead (unknown run, store down,
+   * kept changing).
+   */
+  async function commitOnRun<T>(
+    runId: string,
+    caller: Caller,
+    toolName: string,
+    span: ToolCallSpan,
+    decide: (
+      run: StoredRun,
+      pinned: Awaited<ReturnType<AgentSource['pinned']>>,
+      facts: RunFacts,
+    ) => { readonly state: StoredRun['state']; readonly audit: Omit<AuditEntry, 'seq' | 'durationMs'>; readonly value: T },
+  ): Promise<{ readonly value: T; readonly run: StoredRun } | { readonly error: CallToolResult }> {
+    for (let attempt = 0; attempt < limits.commitAttempts; attempt += 1) {
+      let run: StoredRun | { readonly error: string };
+      try {
+        run = await readRun(runId, caller, attempt > 0);
+      } catch (error) {
+        return { error: storeFailure(toolName, error) };
+      }
+      if ('error' in run) return { error: answerOf(fail(EMPTY_RUN_STATE, { error: run.error })) };
+      const pinned = await agents.pinned(run.agent, run.sourceHash);
+      const decided = decide(run, pinned, { runId, version: run.version });
+      const now = clock.now();
+      const audit: Omit<AuditEntry, 'seq'> = { ...decided.audit, durationMs: now - decided.audit.at };
       let committed: Awaited<ReturnType<RunStore['commit']>>;
       try {
-        committed = await store.commit(runId, run.version, outcome.state, audit, now);
+        committed = await store.commit(runId, run.version, decided.state, audit, now);
       } catch (error) {
         runs.delete(runId);
-        return storeFailure(tool.name, error);
+        return { error: storeFailure(toolName, error) };
       }
       if (committed.ok) {
         runs.set(runId, committed.run);
         span.committed({ runId, agent: run.agent, step: committed.run.version, from: audit.from, to: audit.to, outcome: audit.outcome });
-        return answerOf(outcome);
+        return { value: decided.value, run: committed.run };
       }
       runs.delete(runId);
-      if (committed.reason === 'missing') return answerOf(fail(EMPTY_RUN_STATE, { error: unknownRun(runId) }));
+      if (committed.reason === 'missing') return { error: answerOf(fail(EMPTY_RUN_STATE, { error: unknownRun(runId) })) };
     }
-    return answerOf(
-      fail(EMPTY_RUN_STATE, {
-        error: `Run ${runId} kept changing while this call was decided (${limits.commitAttempts} attempts): another client is using it at the same time. Nothing was applied; call ${tool.name} again.`,
-      }),
-    );
+    return {
+      error: answerOf(
+        fail(EMPTY_RUN_STATE, {
+          error: `Run ${runId} kept changing while this call was decided (${limits.commitAttempts} attempts): another client is using it at the same time. Nothing was applied; call ${toolName} again.`,
+        }),
+      ),
+    };
+  }
+
+  const callDomainTool = createDomainCalls({ commitOnRun, now: () => clock.now() });
+
+  /** A domain call (gateway mode) on the run it names (`run_id`, which the gateway adds to every domain tool) or the session's. */
+  async function callDomainOnRun(
+    entry: NonNullable<ReturnType<DomainTools['get']>>,
+    args: unknown,
+    caller: Caller,
+    request: CallRequest,
+    span: ToolCallSpan,
+  ): Promise<CallAnswer> {
+    let runId = runIdIn(args);
+    if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    if (runId === undefined) {
+      return {
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({
+              error: `No run is active, so ${entry.tool.name} cannot be allowed: call load_graph first (with agent or sop_file), then move with goto_node to the step that offers it. Without a session, pass the run_id load_graph returned to every tool, domain tools included.`,
+              refused_by: 'no-run',
+            }),
+          },
+        ],
+        isError: true,
+      };
+    }
+    const id = runId;
+    return caller.sessionId === undefined
+      ? queue.run(id, () => callDomainTool(entry, args, id, caller, request, span))
+      : callDomainTool(entry, args, id, caller, request, span);
   }
 
   /** The run, from this process's copy unless `fresh`; any problem as the error message the caller gets. */
@@ -307,7 +410,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     store,
     logger,
     limits,
-    tools,
+    tools: () => tools,
+    onToolsChanged(listener) {
+      toolListeners.add(listener);
+      return () => toolListeners.delete(listener);
+    },
+    gateway: domain !== undefined,
     catalog: () => agents.current(),
     instructions() {
       const names = agents
@@ -324,21 +432,24 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     async callTool(name, args, caller, request = {}) {
       const span = tracing.start(name, args, caller.sessionId, request);
       const tool = name === LOAD_GRAPH_TOOL.name ? undefined : runTools.get(name);
-      if (name !== LOAD_GRAPH_TOOL.name && tool === undefined) {
-        const error = new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${toolNames.join(', ')}`);
+      const domainTool = tool === undefined && name !== LOAD_GRAPH_TOOL.name ? domain?.get(name) : undefined;
+      if (name !== LOAD_GRAPH_TOOL.name && tool === undefined && domainTool === undefined) {
+        const available = [...ownNames, ...(domain?.list().map((listed) => listed.name) ?? [])];
+        const error = new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${name}. Available tools: ${available.join(', ')}`);
         span.fail(error);
         throw error;
       }
-      const call = (): Promise<CallToolResult> => {
+      const call = (): Promise<CallAnswer> => {
         const started = clock.now();
+        if (domainTool !== undefined) return callDomainOnRun(domainTool, args, caller, request, span);
         return tool === undefined ? startRun(args, caller, started, span) : callOnRun(tool, args, caller, started, span);
       };
       // A session's calls apply in the order they came (a client may pipeline load_graph and the moves after it).
       if (caller.sessionId !== undefined) liveSessions.set(caller.sessionId, clock.now());
       try {
-        const result = await (caller.sessionId === undefined ? call() : queue.run(caller.sessionId, call));
-        span.end(result);
-        return result;
+        const answer = await (caller.sessionId === undefined ? call() : queue.run(caller.sessionId, call));
+        span.end(isQuestion(answer) ? { content: [] } : answer);
+        return answer;
       } catch (error) {
         span.fail(error);
         throw error;
@@ -372,6 +483,8 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     sweep,
     async close() {
       clearInterval(sweepTimer);
+      stopWatchingDomain?.();
+      toolListeners.clear();
       agents.close();
     },
   };

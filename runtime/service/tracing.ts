@@ -41,6 +41,10 @@ export const TRACER_NAME = 'sop-toolkit';
 export interface CallRequest {
   readonly meta?: unknown;
   readonly requestId?: string | number | undefined;
+  /** Gateway mode: whether the user can be asked during this call (the client supports elicitation on this channel). */
+  readonly canAsk?: boolean;
+  /** Gateway mode: the user's answer this call brings back (the question's id, and yes or no). */
+  readonly answer?: { readonly id: string; readonly yes: boolean } | undefined;
 }
 
 /** What a call did to its run, known once its commit succeeded. */
@@ -56,6 +60,8 @@ export interface RunCallFacts {
 
 export interface ToolCallSpan {
   committed(facts: RunCallFacts): void;
+  /** The span's W3C trace context (`traceparent`, `tracestate`), for the calls it makes (none when not recording). */
+  traceContext(): { readonly traceparent?: string; readonly tracestate?: string };
   /** Ends the span with the call's answer. */
   end(result: CallToolResult): void;
   /** Ends the span with the protocol error the call was answered with instead. */
@@ -85,6 +91,13 @@ export function createToolTracing(tracer: Tracer = trace.getTracer(TRACER_NAME))
       const span = tracer.startSpan(`tools/call ${tool}`, { kind: SpanKind.SERVER, attributes, links }, remote ?? ambient);
       let outcome: AuditOutcome | undefined;
       return {
+        traceContext() {
+          const context = span.spanContext();
+          if (!isSpanContextValid(context)) return {};
+          const traceparent = `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 1).toString(16).padStart(2, '0')}`;
+          const tracestate = context.traceState?.serialize();
+          return tracestate ? { traceparent, tracestate } : { traceparent };
+        },
         committed(facts) {
           outcome = facts.outcome;
           if (!span.isRecording()) return;

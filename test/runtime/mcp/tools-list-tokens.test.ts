@@ -12,7 +12,7 @@ import { fixtureService } from '../helpers/mcp-client.js';
 
 async function cost(views: readonly InspectViewName[]): Promise<{ full: number; visible: number }> {
   const service = fixtureService({ inspectViews: views });
-  const tools: readonly Tool[] = service.tools;
+  const tools: readonly Tool[] = service.tools();
   await service.close();
   return {
     full: countTokens(JSON.stringify({ tools })),

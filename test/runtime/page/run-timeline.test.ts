@@ -2,6 +2,7 @@
  * Rebuilding a run at any step from its audit log alone (what the page's scrubber shows), on a real run's log:
  * a session service drives the fixture agent, and the log it committed is read back from the store.
  */
+import { resultOf } from '../../../runtime/service/session-service.js';
 import { describe, expect, it } from 'vitest';
 import { stepView } from '../../../runtime/page/run-timeline.js';
 import { fixtureService } from '../helpers/mcp-client.js';
@@ -9,7 +10,7 @@ import { fixtureService } from '../helpers/mcp-client.js';
 async function recordedRun() {
   const service = fixtureService();
   const caller = { principal: 'local' };
-  const call = (name: string, args: object) => service.callTool(name, args, caller);
+  const call = async (name: string, args: object) => resultOf(await service.callTool(name, args, caller));
   const runId = ((await call('load_graph', { agent: 'support_desk' })).structuredContent as Record<string, unknown>)['run_id'] as string;
   const moves = [
     ['goto_node', { node_id: 'START' }],

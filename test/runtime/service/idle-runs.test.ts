@@ -7,6 +7,7 @@
  */
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { resultOf } from '../../../runtime/service/session-service.js';
 import { describe, expect, it } from 'vitest';
 import { createMemoryRunStore } from '../../../runtime/store/memory-run-store.js';
 import { fixtureService } from '../helpers/mcp-client.js';
@@ -35,7 +36,7 @@ describe('idle runs', () => {
       const opening = await service.openSession(`principal-${i % 7}`);
       if (!opening.ok) throw new Error(opening.error);
       const caller = { principal: `principal-${i % 7}`, sessionId: opening.sessionId };
-      const result = await service.callTool('load_graph', { agent: 'support_desk' }, caller);
+      const result = resultOf(await service.callTool('load_graph', { agent: 'support_desk' }, caller));
       runIds.push((result.structuredContent as { run_id: string }).run_id);
       await service.callTool('goto_node', { node_id: 'START' }, caller);
     }

@@ -11,7 +11,7 @@ import { BUNDLE_FORMAT, type SopBundle } from '../../../contract/compiled-sop.js
 import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import type { AgentCatalog } from '../../../runtime/agents/agent-catalog.js';
 import { silentLogger } from '../../../runtime/service/logger.js';
-import { type Caller, createSessionService, type SessionService } from '../../../runtime/service/session-service.js';
+import { type Caller, createSessionService, resultOf, type SessionService } from '../../../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../../../runtime/store/memory-run-store.js';
 import type { RunStore } from '../../../runtime/store/run-store.js';
 import { FIXTURE_BUNDLE, SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
@@ -29,7 +29,7 @@ function track(service: SessionService): SessionService {
 }
 
 async function call(service: SessionService, name: string, args: object, caller: Caller): Promise<{ answer: Answer; isError: boolean }> {
-  const result = await service.callTool(name, args, caller);
+  const result = resultOf(await service.callTool(name, args, caller));
   return { answer: result.structuredContent as Answer, isError: result.isError === true };
 }
 

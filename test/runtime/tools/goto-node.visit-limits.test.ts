@@ -12,7 +12,7 @@ import { BUNDLE_FORMAT, type CompiledSop } from '../../../contract/compiled-sop.
 import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import { silentLogger } from '../../../runtime/service/logger.js';
-import { createSessionService, type SessionService } from '../../../runtime/service/session-service.js';
+import { createSessionService, resultOf, type SessionService } from '../../../runtime/service/session-service.js';
 import { openRunStore } from '../../../runtime/store/open-run-store.js';
 import { EMPTY_RUN_STATE, type RunState, type RunStore } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
@@ -97,7 +97,7 @@ describe('visit counts in a durable store', () => {
     const url = `sqlite:${join(dir, 'runs.db')}`;
     const caller = { principal: 'local' };
     const first = await instance(url);
-    const loaded = await first.service.callTool('load_graph', { agent: 'support_desk' }, caller);
+    const loaded = resultOf(await first.service.callTool('load_graph', { agent: 'support_desk' }, caller));
     const runId = (loaded.structuredContent as { run_id: string }).run_id;
     for (const node_id of ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'COLLECT_ADDR', 'ROUTE']) {
       await first.service.callTool('goto_node', { node_id, run_id: runId }, caller);
@@ -105,9 +105,9 @@ describe('visit counts in a durable store', () => {
     const second = await instance(url);
     const read = await second.store.read(runId, 0);
     expect(read.status === 'found' && read.run.state.visits).toEqual({ COLLECT_ADDR: 2 });
-    const refused = await second.service.callTool('goto_node', { node_id: 'COLLECT_ADDR', run_id: runId }, caller);
+    const refused = resultOf(await second.service.callTool('goto_node', { node_id: 'COLLECT_ADDR', run_id: runId }, caller));
     expect(refused.structuredContent).toMatchObject({ valid: false, escalate_to: 'ESCALATE' });
-    const escalated = await second.service.callTool('goto_node', { node_id: 'ESCALATE', run_id: runId }, caller);
+    const escalated = resultOf(await second.service.callTool('goto_node', { node_id: 'ESCALATE', run_id: runId }, caller));
     expect(escalated.structuredContent).toMatchObject({ valid: true, node: { id: 'ESCALATE' } });
     const audit = await second.store.audit(runId);
     expect(audit.at(-2)).toMatchObject({

@@ -263,7 +263,7 @@ describe('inspect arguments', () => {
       'Invalid arguments for inspect: view: view must be one of where (the views this server enables); Unrecognized key: "markdown"',
     );
     const defaults = fixtureService();
-    expect(defaults.tools.find((listed) => listed.name === 'inspect')?.inputSchema.properties).toHaveProperty('view.enum', ['where']);
+    expect(defaults.tools().find((listed) => listed.name === 'inspect')?.inputSchema.properties).toHaveProperty('view.enum', ['where']);
     await defaults.close();
     expect(lean.client.getInstructions()).toContain('inspect shows where the run stands without moving it.');
     const none = await connect([]);

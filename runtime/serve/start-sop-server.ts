@@ -1,0 +1,164 @@
+/**
+ * The one place a serving process is assembled: run store, agents, (gateway mode) the domain servers, the
+ * session service, and a transport over it, stdio or Streamable HTTP with the runs page. `sop serve`, the
+ * one-file server of `sop bundle` and the bench start servers through it, so what they run is the same thing; the
+ * CLI only parses flags and prints.
+ *
+ * It returns an error value (never throws) for what a user can fix: a store that does not open, a domain server
+ * that cannot be reached or breaks a rule (gateway mode), an address that is taken or refused. Everything it
+ * opened is closed again on such an error, and by `close()`.
+ *
+ * Only the chosen transport is imported: stdio never loads express, a server that is not a gateway never starts
+ * an MCP client.
+ */
+import type { BundleOrigin } from '../agents/agent-source.js';
+import { createAgentSource } from '../agents/agent-source.js';
+import type { HttpAuth } from '../http/auth.js';
+import type { Logger } from '../service/logger.js';
+import { createSessionService, type ServiceLimits, type SessionService } from '../service/session-service.js';
+import { openRunStore } from '../store/open-run-store.js';
+import type { InspectViewName } from '../tools/inspect/inspect-view.js';
+import type { DomainTools } from '../upstream/domain-tools.js';
+
+export interface HttpServing {
+  readonly host: string;
+  readonly port: number;
+  readonly auth?: HttpAuth;
+  /** Read-only tokens of the runs page (principal → token), needed when the server authenticates. */
+  readonly pageTokens?: ReadonlyMap<string, string>;
+  /** Leave the runs page out. */
+  readonly noPage?: boolean;
+}
+
+export interface StartSopServerOptions {
+  readonly transport: 'stdio' | HttpServing;
+  /** The agents: a bundle file (watched for rebuilds, or not) or a bundle in memory. */
+  readonly origin: BundleOrigin;
+  /** The app root: `load_graph`'s `sop_file` and the domain servers' relative `cwd` resolve against it. */
+  readonly projectRoot: string;
+  /** Where runs live: `memory`, `sqlite:PATH` or a `postgres://` URL. */
+  readonly store: string;
+  readonly limits?: Partial<ServiceLimits>;
+  readonly inspectViews?: readonly InspectViewName[];
+  /** Gateway mode: connect to the agents' domain servers, offer their tools, decide every call on its run. */
+  readonly gateway?: boolean;
+  /** Where the domain servers' `${VAR}` references are read (default `process.env`). */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  readonly logger: Logger;
+}
+
+export interface RunningSopServer {
+  readonly service: SessionService;
+  /** The MCP endpoint over HTTP. */
+  readonly url?: string;
+  /** What it serves, in one line, for the start-up message. */
+  readonly description: string;
+  /** Settles when the conversation is over (stdio: stdin ended); never, over HTTP, until `close()`. */
+  readonly closed: Promise<void>;
+  close(): Promise<void>;
+}
+
+export type SopServerStart = { readonly ok: true; readonly server: RunningSopServer } | { readonly ok: false; readonly error: string };
+
+export async function startSopServer(options: StartSopServerOptions): Promise<SopServerStart> {
+  const { logger } = options;
+  const opened = await openRunStore(options.store, { root: options.projectRoot, onError: logger.error });
+  if (!opened.ok) return { ok: false, error: `cannot open the run store: ${opened.error}` };
+  const { store } = opened;
+  const agents = createAgentSource({ origin: options.origin, store, logger });
+  let domain: DomainTools | undefined;
+  const cleanUp = async (service?: SessionService) => {
+    await service?.close();
+    await domain?.close();
+    await store.close();
+  };
+  if (options.gateway === true) {
+    const { openDomainTools } = await import('../upstream/domain-tools.js');
+    const { LOAD_GRAPH_TOOL, RUN_TOOLS } = await import('../tools/tool-definitions.js');
+    const { INSPECT } = await import('../tools/inspect/inspect-tool.js');
+    const sops = agents.current().entries;
+    const opening = await openDomainTools({
+      agents: sops,
+      root: options.projectRoot,
+      ...(options.environment === undefined ? {} : { environment: options.environment }),
+      logger,
+      reserved: [LOAD_GRAPH_TOOL.name, ...RUN_TOOLS.map((tool) => tool.name), INSPECT],
+    });
+    if (!opening.ok) {
+      agents.close();
+      await store.close();
+      return { ok: false, error: `the gateway cannot start:\n  - ${opening.errors.join('\n  - ')}` };
+    }
+    domain = opening.tools;
+  }
+  const service = createSessionService({
+    agents,
+    store,
+    projectRoot: options.projectRoot,
+    logger,
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
+    ...(domain === undefined ? {} : { gateway: { domain } }),
+  });
+  const gatewayLine = domain === undefined ? '' : `; gateway to ${describeDomain(domain)}`;
+  try {
+    if (options.transport === 'stdio') {
+      const { serveStdio } = await import('../stdio/serve-stdio.js');
+      const stdio = await serveStdio({ service });
+      return {
+        ok: true,
+        server: {
+          service,
+          description: `${service.catalog().entries.length} agent(s) on stdio; runs in ${store.kind}${gatewayLine}`,
+          closed: stdio.closed,
+          async close() {
+            await stdio.close();
+            await cleanUp(service);
+          },
+        },
+      };
+    }
+    const http = options.transport;
+    const { serveHttp } = await import('../http/serve-http.js');
+    const { planRunsPage } = await import('../page/runs-page.js');
+    const page =
+      http.noPage === true
+        ? { on: false as const, auth: http.auth, reason: '--no-page' }
+        : planRunsPage({ service, auth: http.auth, pageTokens: http.pageTokens });
+    const server = await serveHttp({
+      service,
+      host: http.host,
+      port: http.port,
+      ...(page.auth === undefined ? {} : { auth: page.auth }),
+      ...(page.on ? { routes: page.routes } : {}),
+    });
+    const pageLine = page.on ? `the runs page at ${new URL(page.path, server.url).href}` : `the runs page is off: ${page.reason}`;
+    return {
+      ok: true,
+      server: {
+        service,
+        url: server.url,
+        description:
+          `${service.catalog().entries.length} agent(s) at ${server.url}; runs in ${store.kind}; ` +
+          `${page.auth?.description ?? 'no authentication (loopback only)'}; ${pageLine}${gatewayLine}`,
+        closed: new Promise<void>(() => {}),
+        async close() {
+          await server.close();
+          await cleanUp(service);
+        },
+      },
+    };
+  } catch (error) {
+    await cleanUp(service);
+    const code = (error as NodeJS.ErrnoException).code;
+    if (options.transport !== 'stdio' && (code === 'EADDRINUSE' || code === 'EACCES' || code === 'EADDRNOTAVAIL')) {
+      return { ok: false, error: `cannot listen on ${options.transport.host}:${options.transport.port} (${code})` };
+    }
+    return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function describeDomain(domain: DomainTools): string {
+  const servers = domain.upstreams.map((upstream) => upstream.spec.name);
+  return `${servers.length} domain server(s) (${servers.join(', ') || 'none'}), ${domain.list().length} domain tool(s)`;
+}

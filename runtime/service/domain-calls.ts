@@ -1,0 +1,208 @@
+/**
+ * A domain call in gateway mode, from decision to answer. At most once, and never answered before it is recorded:
+ *   1. decide on the run (`tools/domain-call.ts`) and commit the decision with its audit entry: a refusal
+ *      (`refused`), a question to the user (`pending`, confirmation asked), or `pending` / forwarding;
+ *   2. only a committed forwarding is sent to the domain server (with the run id, agent and node, and the trace
+ *      context, in `_meta`); the client's own credentials never are;
+ *   3. the outcome is committed as a second entry: `ok` or `error` with the server's answer, or `unknown` when
+ *      the call may have reached the server and no answer came (it died, or went silent past the timeout). A
+ *      process that dies between 1 and 3 leaves the forwarding entry unanswered: its outcome is unknown too.
+ *      Nothing is ever retried here;
+ *   4. a successful call at a node that requires evidence from it adds the evidence to the run, if the run is
+ *      still at that step of its path.
+ * The model gets the server's answer as it came, or an error that says which server, what happened, and whether
+ * the call may have reached it.
+ */
+import { randomBytes } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { evidenceRecordOf } from '../../contract/evidence.js';
+import type { AgentSource } from '../agents/agent-source.js';
+import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { AuditEntry, DomainCallDetail, RunState, StoredRun } from '../store/run-store.js';
+import { type DomainDecision, decideDomainCall } from '../tools/domain-call.js';
+import type { RunFacts } from '../tools/tool-definitions.js';
+import type { DomainTool } from '../upstream/domain-tools.js';
+import { RUN_ID_PROPERTY } from '../upstream/domain-tools.js';
+import type { UpstreamOutcome } from '../upstream/upstream-connection.js';
+import type { Caller, CallAnswer } from './session-service.js';
+import type { CallRequest, ToolCallSpan } from './tracing.js';
+
+type Decide<T> = (
+  run: StoredRun,
+  pinned: Awaited<ReturnType<AgentSource['pinned']>>,
+  facts: RunFacts,
+) => { readonly state: RunState; readonly audit: Omit<AuditEntry, 'seq' | 'durationMs'>; readonly value: T };
+
+export interface DomainCallDeps {
+  commitOnRun<T>(
+    runId: string,
+    caller: Caller,
+    toolName: string,
+    span: ToolCallSpan,
+    decide: Decide<T>,
+  ): Promise<{ readonly value: T; readonly run: StoredRun } | { readonly error: CallToolResult }>;
+  now(): number;
+}
+
+/** Where the decision was taken, so the outcome's evidence lands on the same step (if the run is still there). */
+interface Decided {
+  readonly decision: DomainDecision | { readonly kind: 'unavailable'; readonly error: string };
+  readonly agent?: PreparedAgent;
+  readonly path: readonly string[];
+  readonly sop: string;
+}
+
+export function createDomainCalls(deps: DomainCallDeps) {
+  return async function callDomainTool(
+    entry: DomainTool,
+    args: unknown,
+    runId: string,
+    caller: Caller,
+    request: CallRequest,
+    span: ToolCallSpan,
+  ): Promise<CallAnswer> {
+    const name = entry.tool.name;
+    const server = entry.upstream.spec.name;
+    const forwarded = withoutRunId(args);
+    const started = deps.now();
+    const decided = await deps.commitOnRun<Decided>(runId, caller, name, span, (run, pinned) => {
+      const at = run.state.path.at(-1) ?? null;
+      const base = { tool: name, input: args, from: at, to: at, at: started };
+      if (!pinned.ok) {
+        const decision = { kind: 'unavailable' as const, error: pinned.error };
+        return {
+          state: run.state,
+          audit: { ...base, outcome: 'error', error: pinned.error },
+          value: { decision, path: run.state.path, sop: run.sourceHash },
+        };
+      }
+      const decision = decideDomainCall(pinned.agent, run.state, name, forwarded, {
+        canAsk: request.canAsk === true,
+        answer: request.answer,
+        newId: () => `q_${randomBytes(16).toString('base64url')}`,
+      });
+      const detail = (phase: DomainCallDetail['phase']): DomainCallDetail => ({
+        kind: 'domain',
+        server,
+        rule: decision.rule,
+        ...('policy' in decision && decision.policy !== undefined ? { policy: decision.policy } : {}),
+        sop: run.sourceHash,
+        phase,
+        ...(decision.kind === 'ask' ? { confirmation: 'asked' as const } : {}),
+        ...(decision.kind !== 'ask' && decision.confirmation !== undefined ? { confirmation: decision.confirmation } : {}),
+      });
+      const audit: Omit<AuditEntry, 'seq' | 'durationMs'> =
+        decision.kind === 'refuse'
+          ? { ...base, outcome: 'refused', error: decision.refusal.error, detail: detail('decided') }
+          : decision.kind === 'ask'
+            ? { ...base, outcome: 'pending', detail: detail('decided') }
+            : { ...base, outcome: 'pending', detail: detail('forwarding') };
+      return { state: decision.state, audit, value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } };
+    });
+    if ('error' in decided) return decided.error;
+    const { decision, agent, path, sop } = decided.value;
+    if (decision.kind === 'unavailable') return errorResult({ error: decision.error });
+    if (decision.kind === 'refuse') return errorResult({ ...decision.refusal });
+    if (decision.kind === 'ask') return { question: decision.question };
+
+    const meta: Record<string, unknown> = {
+      'sop-toolkit/run_id': runId,
+      'sop-toolkit/agent': agent?.name ?? '',
+      'sop-toolkit/node': path.at(-1) ?? '',
+      ...span.traceContext(),
+    };
+    const outcome = await entry.upstream.call(name, forwarded, meta);
+    const recorded = await deps.commitOnRun(runId, caller, name, span, (run) => {
+      const at = run.state.path.at(-1) ?? null;
+      const state =
+        outcome.kind === 'answered' && outcome.result.isError !== true && agent !== undefined
+          ? withEvidence(agent, run.state, path, name, forwarded, outcome.result)
+          : run.state;
+      const detail: DomainCallDetail = {
+        kind: 'domain',
+        server,
+        rule: decision.rule,
+        ...(decision.policy === undefined ? {} : { policy: decision.policy }),
+        sop,
+        phase: 'answered',
+        ...(decision.confirmation === undefined ? {} : { confirmation: decision.confirmation }),
+        upstreamMs: outcome.ms,
+        ...(outcome.kind === 'failed' ? { reached: outcome.reached } : {}),
+      };
+      const audit: Omit<AuditEntry, 'seq' | 'durationMs'> = {
+        tool: name,
+        input: args,
+        outcome: outcomeOf(outcome),
+        from: at,
+        to: at,
+        ...(outcome.kind === 'failed'
+          ? { error: failureText(server, name, outcome) }
+          : outcome.result.isError === true
+            ? { error: resultText(outcome.result) }
+            : {}),
+        at: started,
+        detail,
+      };
+      return { state, audit, value: undefined };
+    });
+    if ('error' in recorded) {
+      const happened = outcome.kind === 'answered' ? 'carried out by' : 'sent to';
+      return errorResult({
+        error: `${name} was ${happened} ${server}, but recording its outcome in the run failed: the run does not know it happened. ${resultText(recorded.error)}`,
+      });
+    }
+    if (outcome.kind === 'answered') return outcome.result;
+    return errorResult({ error: failureText(server, name, outcome), server, reached: outcome.reached });
+  };
+}
+
+/** The arguments as the domain server gets them: the gateway's own `run_id` taken out. */
+function withoutRunId(args: unknown): Record<string, unknown> {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
+  const { [RUN_ID_PROPERTY]: _run, ...rest } = args as Record<string, unknown>;
+  return rest;
+}
+
+function withEvidence(
+  agent: PreparedAgent,
+  state: RunState,
+  pathAtDecision: readonly string[],
+  tool: string,
+  args: Record<string, unknown>,
+  result: CallToolResult,
+): RunState {
+  const depth = pathAtDecision.length - 1;
+  const node = pathAtDecision[depth];
+  if (node === undefined || state.path[depth] !== node) return state;
+  const record = evidenceRecordOf(agent.sop, state.path.slice(0, depth + 1), tool, args, result.structuredContent);
+  if (record === undefined) return state;
+  return { ...state, evidence: [...(state.evidence ?? []), record] };
+}
+
+function outcomeOf(outcome: UpstreamOutcome): AuditEntry['outcome'] {
+  if (outcome.kind === 'answered') return outcome.result.isError === true ? 'error' : 'ok';
+  return outcome.reached === 'maybe' ? 'unknown' : 'error';
+}
+
+function failureText(server: string, tool: string, outcome: Extract<UpstreamOutcome, { kind: 'failed' }>): string {
+  const consequence =
+    outcome.reached === 'no'
+      ? 'The call did not reach it: nothing was done. Try again later, or tell the user the service is unavailable.'
+      : outcome.reached === 'maybe'
+        ? `The call may have reached it, and whether it took effect is unknown: do not call ${tool} again before checking (read what it would have changed).`
+        : 'It refused the call.';
+  return `The domain server ${server} could not answer ${tool}: ${outcome.reason}. ${consequence}`;
+}
+
+function resultText(result: CallToolResult): string {
+  const text = (result.content ?? [])
+    .filter((part): part is { type: 'text'; text: string } => part.type === 'text')
+    .map((part) => part.text)
+    .join(' ');
+  return text.slice(0, 500);
+}
+
+/** A refusal or failure as the model reads it: JSON text, `isError` (no structured content: the domain tool's output schema is not ours to fill). */
+function errorResult(answer: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(answer) }], isError: true };
+}
