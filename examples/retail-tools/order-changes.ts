@@ -150,7 +150,7 @@ export function returnDeliveredOrderItems(
   const original = target.payment_history[0]?.payment_method_id;
   if (method.value.source !== 'gift_card' && paymentMethodId !== original) {
     const giftCards = [...owner.value.payment_methods.values()].filter((m) => m.source === 'gift_card').map((m) => m.id);
-    const options = [original, ...giftCards].filter((id) => id !== undefined).join(', ');
+    const options = [...new Set([original, ...giftCards])].filter((id) => id !== undefined).join(', ');
     return refuse(
       `A refund goes to the original payment method or to one of the user's gift cards (${options}), not to ${paymentMethodId}.`,
     );

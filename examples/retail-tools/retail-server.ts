@@ -4,7 +4,8 @@
  * both protocol eras; the serving entries decide the era.
  *
  * Every tool answers `structuredContent` matching its output schema and the same JSON as text; a business-rule
- * refusal is an `isError` result whose structured content is `{ error }`, and changes nothing.
+ * refusal is an `isError` result whose structured content is `{ error }` (also allowed by the output schema), and
+ * changes nothing.
  *
  * The tool switch is the list_changed fault: `get_store_hours` is registered on every server but enabled only while
  * the switch is on. Long-lived servers (stdio connections, 2025-era HTTP sessions) are tracked, so toggling enables
@@ -14,6 +15,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type CallToolResult, McpServer, type RegisteredTool } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import type { FaultPlan } from './faults.js';
 import type { Outcome } from './outcome.js';
 import type { RetailStore } from './retail-db.js';
@@ -25,6 +27,12 @@ const INSTRUCTIONS =
   'Tools of an online retail store: find and read users, orders and products; cancel or modify pending orders; ' +
   'return or exchange items of delivered orders; change a default address. Order ids start with "#". ' +
   'Get an explicit "yes" from the user before any tool that changes data.';
+
+/**
+ * A refusal's structured content. Each tool's output schema is its answer or this, with `type: "object"` beside the
+ * `anyOf` (MCP wants an object at the root; 2025-era SDK clients validate even an error's structured content).
+ */
+const REFUSAL = z.object({ error: z.string().describe('Why the call was refused and what to do instead; nothing changed.') });
 
 export interface ToolSwitch {
   /** Whether the extra tool (`get_store_hours`) is offered now. */
@@ -82,7 +90,7 @@ export function createRetailServerFactory(deps: RetailServerDeps): RetailServerF
         {
           description: tool.description,
           inputSchema: tool.inputSchema,
-          outputSchema: tool.outputSchema,
+          outputSchema: z.union([tool.outputSchema, REFUSAL]).meta({ type: 'object' }),
           annotations:
             tool.kind === 'read'
               ? { readOnlyHint: true, openWorldHint: false }
