@@ -14,8 +14,6 @@ export interface FaultPlan {
   readonly crashOn: string | undefined;
 }
 
-export const NO_FAULTS: FaultPlan = { delayMs: 0, hangOn: undefined, crashOn: undefined };
-
 export function readFaultPlan(env: NodeJS.ProcessEnv, toolNames: readonly string[]): Outcome<FaultPlan> {
   const delayText = env.RETAIL_TOOLS_DELAY_MS?.trim() ?? '';
   const delayMs = delayText === '' ? 0 : Number(delayText);

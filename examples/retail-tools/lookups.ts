@@ -82,7 +82,7 @@ export function requireOrder(data: RetailData, orderId: string): Outcome<Order> 
   return refuse(`No order has the id ${JSON.stringify(orderId)}. Order ids look like "#W1234567"; get_user_details lists a user's orders.`);
 }
 
-export function productOfItem(data: RetailData, itemId: string): Product | undefined {
+function productOfItem(data: RetailData, itemId: string): Product | undefined {
   for (const product of data.products.values()) if (product.variants.has(itemId)) return product;
   return undefined;
 }

@@ -233,6 +233,3 @@ export const RETAIL_TOOLS: readonly RetailTool[] = [
       }),
   },
 ];
-
-/** The names of the tools offered from the start (all but the switchable one). */
-export const RETAIL_TOOL_NAMES: readonly string[] = RETAIL_TOOLS.filter((tool) => tool.name !== STORE_HOURS_TOOL).map((tool) => tool.name);
