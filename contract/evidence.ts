@@ -2,7 +2,9 @@
  * Evidence: what a run in gateway mode has proved by calls that succeeded, as opposed to what the agent declared
  * by moving. A node may require evidence (`evidence` in its yaml: one of its tools succeeded during the visit)
  * before the run goes on from it; with `about: order_id`, the evidence is about the entity that argument named,
- * and later calls naming another value of it are refused ("reading order A does not let the run cancel order B").
+ * and later calls of a guarded tool (one a policy's `every_path_to: {tools}` names: the changes) naming another
+ * value of it are refused ("reading order A does not let the run cancel order B"). Reads stay free: looking up
+ * the order whose address the user wants is not a change.
  *
  * Evidence belongs to the path, like a hub: a record is kept with the position in the path of the node where its
  * call was made, and holds while the path still has that node there. Going back to ROUTE for the next task
@@ -99,16 +101,18 @@ export function entityNames(sop: Pick<CompiledSop, 'evidence'>): string[] {
 }
 
 /**
- * An entity argument of a call that names a value no evidence on the path is about, or undefined. A call at a
- * node whose own requirement is about that entity gathers evidence and is never refused for it; an entity no
- * record on the path is about yet binds nothing.
+ * An entity argument of a call of a guarded tool that names a value no evidence on the path is about, or
+ * undefined. A call at a node whose own requirement is about that entity gathers evidence and is never refused
+ * for it; an entity no record on the path is about yet binds nothing; a tool no policy guards is a read.
  */
 export function unprovenEntity(
-  sop: Pick<CompiledSop, 'evidence'>,
+  sop: Pick<CompiledSop, 'evidence' | 'policies'>,
   node: string,
+  tool: string,
   args: unknown,
   records: readonly EvidenceRecord[],
 ): { readonly name: string; readonly value: string; readonly proven: readonly string[] } | undefined {
+  if (!(sop.policies ?? []).some((policy) => policy.tools.includes(tool))) return undefined;
   const gathering = requirementOf(sop, node)?.about ?? null;
   for (const name of entityNames(sop)) {
     if (name === gathering) continue;

@@ -44,6 +44,7 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
   --oauth-issuer URL --oauth-introspection URL --oauth-client-id ID
                      OAuth resource-server mode: tokens checked by introspection (client secret in
                      SOP_OAUTH_CLIENT_SECRET); --oauth-resource URL is this server's URL (default: its /mcp URL)
+  --agents A,B       serve only these agents of the bundle (default: all)
   --out DIR          the build's output folder holding sop-bundle.json (default: "out" of sop.config.json, or generated)
   --no-watch         do not pick up rebuilt agents while running
   --inspect VIEWS    views of the read-only inspect tool: where,agents,nodes,search,diagram,validate,
@@ -65,6 +66,7 @@ export interface HttpArgs {
 
 export interface ServeOptions {
   readonly gateway?: boolean;
+  readonly agents?: readonly string[];
   readonly runIdleMs?: number;
   readonly maxLiveSessions?: number;
   readonly watch: boolean;
@@ -96,6 +98,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let pageTokens: string | undefined;
   let page = true;
   let gateway = false;
+  let agents: readonly string[] | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
     const [flag, inline] =
@@ -174,6 +177,16 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--gateway':
         gateway = true;
         break;
+      case '--agents': {
+        const given = text();
+        if (typeof given !== 'string') return { mode: 'error', message: given.error };
+        agents = given
+          .split(',')
+          .map((name) => name.trim())
+          .filter((name) => name !== '');
+        if (agents.length === 0) return { mode: 'error', message: '--agents needs agent names, e.g. --agents retail_customer_support' };
+        break;
+      }
       case '--store': {
         const given = text();
         if (typeof given !== 'string') return { mode: 'error', message: given.error };
@@ -212,6 +225,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   const common: ServeOptions = {
     watch,
     ...(gateway ? { gateway } : {}),
+    ...(agents === undefined ? {} : { agents }),
     ...(out === undefined ? {} : { out }),
     ...(store === undefined ? {} : { store }),
     ...(runIdleMs === undefined ? {} : { runIdleMs }),
@@ -322,6 +336,7 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     },
     ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
     ...(parsed.gateway === true ? { gateway: true } : {}),
+    ...(parsed.agents === undefined ? {} : { agents: parsed.agents }),
     logger: stderrLogger(),
   });
   if (!started.ok) {

@@ -16,12 +16,18 @@ export const USAGE = `usage: node dist/examples/retail-tools/main.js [--http [--
   --http       serve MCP over Streamable HTTP at http://127.0.0.1:PORT/mcp; prints "listening PORT" when ready
   --port N     the HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
   --db FILE    keep the database in FILE (created from the seed when missing), saved after every change;
-               without it the database is in memory, loaded from the seed
+               without it (and without RETAIL_TOOLS_DB) the database is in memory, loaded from the seed
+
+database (environment): RETAIL_TOOLS_DB=FILE, as --db FILE when the flag is not given (a SOP's mcp_servers
+entry passes it as env: { RETAIL_TOOLS_DB: "\${RETAIL_TOOLS_DB:-}" })
 
 fault injection (environment): RETAIL_TOOLS_DELAY_MS, RETAIL_TOOLS_HANG_ON, RETAIL_TOOLS_CRASH_ON;
 SIGUSR2 toggles the extra tool get_store_hours and sends notifications/tools/list_changed`;
 
-export function parseCliArgs(argv: readonly string[]): Outcome<RetailCliOptions> {
+export function parseCliArgs(
+  argv: readonly string[],
+  environment: Readonly<Record<string, string | undefined>> = {},
+): Outcome<RetailCliOptions> {
   let http = false;
   let port: number | undefined;
   let db: string | undefined;
@@ -50,5 +56,11 @@ export function parseCliArgs(argv: readonly string[]): Outcome<RetailCliOptions>
     }
   }
   if (port !== undefined && !http) return refuse('--port needs --http (over stdio there is no port)');
-  return ok({ http, port: port ?? DEFAULT_PORT, db, help });
+  const fromEnvironment = environment['RETAIL_TOOLS_DB'];
+  return ok({
+    http,
+    port: port ?? DEFAULT_PORT,
+    db: db ?? (fromEnvironment === undefined || fromEnvironment === '' ? undefined : fromEnvironment),
+    help,
+  });
 }

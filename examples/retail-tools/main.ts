@@ -51,7 +51,7 @@ function seedPath(): string {
 }
 
 async function main(): Promise<void> {
-  const cli = parseCliArgs(process.argv.slice(2));
+  const cli = parseCliArgs(process.argv.slice(2), process.env);
   if (!cli.ok) fail(`${cli.error}\n${USAGE}`);
   const options = cli.value;
   if (options.help) {

@@ -861,14 +861,21 @@ export const AGENT_META: AgentMeta = {
   version: '1.0',
   description: 'Retail customer support agent for orders, returns, exchanges and account addresses',
   model: { provider: 'anthropic', name: 'claude-sonnet-4-5-20250929', temperature: 0.2, max_tokens: 1024 },
-  mcpServers: [{ name: 'retail-tools', url: 'https://mcp.retailco.com/sse' }],
+  mcpServers: [
+    {
+      name: 'retail-tools',
+      command: 'node',
+      args: ['dist/examples/retail-tools/main.js'],
+      env: { RETAIL_TOOLS_DB: '${RETAIL_TOOLS_DB:-}' },
+    },
+  ],
 };
 
 /** The SOP this module was compiled from, relative to the project. */
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:9728e1519e7b4dedcb92f7818782f5a09d8f6d93750b04be2cdda4dfbc016be0';
+export const SOURCE_HASH: string = 'sha256:c82891c81a0bda12ff09516107e92dd5e0635bb36ffe04f00aa5bdd8bb95f852';
 
 /** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {

@@ -49,6 +49,14 @@ export interface AgentSourceOptions {
   readonly origin: BundleOrigin;
   readonly store: RunStore;
   readonly logger: Logger;
+  /** Serve only these agents of the bundle (default: all), in the bundle as read and in every rebuild. */
+  readonly only?: readonly string[];
+}
+
+/** The bundle with only the agents named (all when `only` is undefined). */
+export function selectAgents(bundle: SopBundle, only: readonly string[] | undefined): SopBundle {
+  if (only === undefined) return bundle;
+  return { ...bundle, agents: Object.fromEntries(Object.entries(bundle.agents).filter(([name]) => only.includes(name))) };
 }
 
 /** Prepared versions kept in memory; older ones are prepared again from the store when a run needs them. */
@@ -57,8 +65,8 @@ const PREPARED_VERSIONS = 64;
 const RELOAD_DELAY_MS = 50;
 
 export function createAgentSource(options: AgentSourceOptions): AgentSource {
-  const { origin, store, logger } = options;
-  let catalog = createCatalog('bundle' in origin ? origin.bundle : origin.initial);
+  const { origin, store, logger, only } = options;
+  let catalog = createCatalog(selectAgents('bundle' in origin ? origin.bundle : origin.initial, only));
   const prepared = createLruMap<string, PreparedAgent>(PREPARED_VERSIONS);
   const kept = createLruMap<string, true>(PREPARED_VERSIONS * 4);
 
@@ -80,7 +88,7 @@ export function createAgentSource(options: AgentSourceOptions): AgentSource {
         logger.warn(`kept the agents already loaded: ${read.error}`);
         return;
       }
-      catalog = createCatalog(read.bundle);
+      catalog = createCatalog(selectAgents(read.bundle, only));
       logger.info(
         `reloaded ${origin.bundlePath}: ${catalog.entries.length} agent(s); new runs start on it, running runs keep their version`,
       );

@@ -87,7 +87,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
   for (const [path, handler] of options.auth?.publicRoutes ?? []) app.get(path, handler);
   if (options.auth !== undefined) app.use(options.auth.middleware);
 
-  const answer = answerMcp(service, serverFor);
+  const { answer, stop } = answerMcp(service, serverFor);
   app.post(MCP_PATH, express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
     const screened = screenIncoming(req.body);
     if (!screened.ok) {
@@ -136,6 +136,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
     port,
     close: () =>
       new Promise<void>((resolve) => {
+        stop();
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       }),
@@ -172,7 +173,10 @@ function answerMcp(service: SessionService, serverFor: ServerFactory) {
     headers.set('Mcp-Session-Id', sessionId);
     return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
   };
-  return toNodeHandler({ fetch: route }, { onerror: (error) => service.logger.error('MCP request', error) });
+  // A gateway's tool list follows its domain servers: 2026-07-28 clients hear of it on their subscriptions/listen
+  // streams. 2025-era clients over HTTP have no stream to hear it on here (GET is 405); they list again.
+  const stop = service.onToolsChanged(() => modern.notify.toolsChanged());
+  return { answer: toNodeHandler({ fetch: route }, { onerror: (error) => service.logger.error('MCP request', error) }), stop };
 }
 
 function callerOf(authInfo: AuthInfo | undefined, sessionId: string | undefined): Caller {

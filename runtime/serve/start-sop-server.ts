@@ -38,6 +38,8 @@ export interface StartSopServerOptions {
   readonly projectRoot: string;
   /** Where runs live: `memory`, `sqlite:PATH` or a `postgres://` URL. */
   readonly store: string;
+  /** Serve only these agents of the bundle (default: all). */
+  readonly agents?: readonly string[];
   readonly limits?: Partial<ServiceLimits>;
   readonly inspectViews?: readonly InspectViewName[];
   /** Gateway mode: connect to the agents' domain servers, offer their tools, decide every call on its run. */
@@ -65,7 +67,20 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
   const opened = await openRunStore(options.store, { root: options.projectRoot, onError: logger.error });
   if (!opened.ok) return { ok: false, error: `cannot open the run store: ${opened.error}` };
   const { store } = opened;
-  const agents = createAgentSource({ origin: options.origin, store, logger });
+  const unknown = (options.agents ?? []).filter((name) => !bundleAgents(options.origin).includes(name));
+  if (unknown.length > 0) {
+    await store.close();
+    return {
+      ok: false,
+      error: `no agent named ${unknown.join(', ')} in the bundle; it has ${bundleAgents(options.origin).join(', ') || 'none'}`,
+    };
+  }
+  // A gateway checked its agents' tools against their servers at start: a rebuild is picked up by a restart.
+  const origin: BundleOrigin =
+    options.gateway === true && 'bundlePath' in options.origin && options.origin.watch === true
+      ? { ...options.origin, watch: false }
+      : options.origin;
+  const agents = createAgentSource({ origin, store, logger, ...(options.agents === undefined ? {} : { only: options.agents }) });
   let domain: DomainTools | undefined;
   const cleanUp = async (service?: SessionService) => {
     await service?.close();
@@ -156,6 +171,10 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
     }
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
   }
+}
+
+function bundleAgents(origin: BundleOrigin): string[] {
+  return Object.keys(('bundle' in origin ? origin.bundle : origin.initial).agents);
 }
 
 function describeDomain(domain: DomainTools): string {

@@ -56,10 +56,21 @@ export async function serveStdio(options: StdioServeOptions): Promise<SopStdioSe
   });
   // The factory runs once for the connection (and once more for a `server/discover` probe, which a 2026-07-28
   // client sends first): every shell it makes serves the same caller. The entry owns and starts the transport.
-  const handle = serveStdioEntry(() => serverFor({ principal, sessionId, channel: 'connection' }), {
-    transport: guardTransport(lines, service.logger),
-    onerror: (error) => service.logger.error('stdio transport', error),
+  const shells: ReturnType<ServerFactory>[] = [];
+  const handle = serveStdioEntry(
+    () => {
+      const shell = serverFor({ principal, sessionId, channel: 'connection' });
+      shells.push(shell);
+      return shell;
+    },
+    { transport: guardTransport(lines, service.logger), onerror: (error) => service.logger.error('stdio transport', error) },
+  );
+  // A gateway's tool list follows its domain servers: tell the client (a 2025-era connection directly, a 2026-07-28
+  // one on its subscriptions/listen stream, which the entry routes). The discarded probe shell just fails.
+  const stopTelling = service.onToolsChanged(() => {
+    for (const shell of shells) shell.sendToolListChanged().catch(() => {});
   });
+  void closed.then(stopTelling);
   return {
     closed,
     async close() {

@@ -7,8 +7,8 @@
  *   1. the run is at a node (before the first `goto_node` nothing is offered);
  *   2. the tool is one of the SOP's;
  *   3. the current node lists it (the answer names the nodes that do, and the moves from here);
- *   4. it names no entity (`order_id`, `user_id`) that evidence on the path is about with another value
- *      (`contract/evidence.ts`);
+ *   4. a change (a tool a policy guards) names no entity (`order_id`, `user_id`) that evidence on the path is about
+ *      with another value (`contract/evidence.ts`);
  *   5. a confirmation policy that guards it has the user's yes for this very call: asked through the client
  *      when it can ask the user (MCP elicitation), else taken from the flowchart's confirmation step the run
  *      entered, once per entry. A yes is bound to the tool and a digest of the arguments and spent by the call:
@@ -106,7 +106,7 @@ export function decideDomainCall(
       valid_next: validNext,
     });
   }
-  const unproven = unprovenEntity(agent.sop, node, args, state.evidence ?? []);
+  const unproven = unprovenEntity(agent.sop, node, tool, args, state.evidence ?? []);
   if (unproven !== undefined) {
     return refuse('evidence', {
       error:

@@ -92,6 +92,8 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
     const old = client;
     client = undefined;
     void old?.close().catch(() => {});
+    // Before it was ever up, the caller (the gateway starting) decides: it refuses to start.
+    if (!listedBefore) return;
     logger.error(`domain server ${where} is down: ${reason}; reconnecting in ${delay} ms`);
     schedule();
   };
