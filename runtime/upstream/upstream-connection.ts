@@ -42,6 +42,8 @@ export interface UpstreamStatus {
   readonly lastError?: string;
   /** When the next reconnection attempt is due (ms since the epoch), while down. */
   readonly nextAttemptAt?: number;
+  /** The stdio server's process id, while it runs. */
+  readonly pid?: number;
 }
 
 export interface UpstreamConnectionOptions {
@@ -80,6 +82,7 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
   let delay = backoff.initialMs;
   let timer: NodeJS.Timeout | undefined;
   let client: Client | undefined;
+  let transport: StdioClientTransport | StreamableHTTPClientTransport | undefined;
   let tools: readonly Tool[] = [];
   let closed = false;
   /** Whether a listing succeeded before: the first one is read by the pool, later ones are announced. */
@@ -126,7 +129,7 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
     });
     client = fresh;
     try {
-      const transport = transportFor(spec, logger);
+      transport = transportFor(spec, logger);
       fresh.onclose = () => goDown('the connection closed', fresh);
       await withTimeout(fresh.connect(transport), connectTimeoutMs, `no answer to the handshake within ${connectTimeoutMs} ms`);
       const listed = await withTimeout(fresh.listTools(), connectTimeoutMs, `no tools/list answer within ${connectTimeoutMs} ms`);
@@ -157,11 +160,15 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
   return {
     spec,
     started,
-    status: () => ({
-      state,
-      ...(lastError === undefined ? {} : { lastError }),
-      ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
-    }),
+    status: () => {
+      const pid = state === 'up' && transport instanceof StdioClientTransport ? transport.pid : null;
+      return {
+        state,
+        ...(lastError === undefined ? {} : { lastError }),
+        ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
+        ...(pid === null ? {} : { pid }),
+      };
+    },
     tools: () => tools,
     async call(tool, args, meta) {
       const start = now();
