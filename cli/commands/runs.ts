@@ -25,7 +25,8 @@ import { findProjectRoot } from '../project-root.js';
 const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
        sop runs show RUN [--store URL] [--format text|json]
   list         runs, most recently active first: run, principal, agent, calls, current node, last activity
-  show RUN     one run and its audit log: seq, time, tool, outcome, from → to, duration, input
+  show RUN     one run and its audit log: seq, time, tool, outcome, what decided a domain call (gateway mode),
+               from → to, duration, input
   --store URL  ${STORE_FORMS}
                (default ${DEFAULT_DURABLE_STORE} under the app root, as sop serve --http)
   --principal  only this principal's runs     --limit N  at most N runs (default 50, at most 500)
@@ -183,21 +184,42 @@ function describeRun(run: StoredRun): string {
 const INPUT_WIDTH = 80;
 
 function auditTable(audit: readonly AuditEntry[]): string {
-  const header = ['SEQ', 'TIME', 'TOOL', 'OUTCOME', 'FROM → TO', 'DURATION', 'INPUT'];
-  const rows = audit.map((entry) => {
+  const header = ['SEQ', 'TIME', 'TOOL', 'OUTCOME', 'DECIDED BY', 'FROM → TO', 'DURATION', 'INPUT'];
+  const rows = audit.map((entry, index) => {
     const input = entry.input === undefined ? '-' : JSON.stringify(entry.input);
     const shown = input.length > INPUT_WIDTH ? `${input.slice(0, INPUT_WIDTH - 1)}…` : input;
     return [
       String(entry.seq),
       isoTime(entry.at),
       entry.tool,
-      entry.error === undefined ? entry.outcome : `${entry.outcome}: ${entry.error}`,
+      outcomeOf(entry, audit.slice(index + 1)),
+      decidedBy(entry),
       `${entry.from ?? '-'} → ${entry.to ?? '-'}`,
       `${entry.durationMs.toFixed(1)} ms`,
       shown,
     ];
   });
   return table(header, rows);
+}
+
+/** The outcome, and for a domain call sent on that no later entry answers: the process died before it knew. */
+function outcomeOf(entry: AuditEntry, later: readonly AuditEntry[]): string {
+  const text = entry.error === undefined ? entry.outcome : `${entry.outcome}: ${entry.error}`;
+  if (entry.detail?.phase !== 'forwarding') return text;
+  const answered = later.some((next) => next.tool === entry.tool && next.detail?.phase === 'answered');
+  return answered ? 'pending: sent' : 'pending: sent, no outcome recorded (unknown: the gateway stopped before the answer)';
+}
+
+/** For a domain call (gateway mode): its server, the rule that decided, the user's confirmation and the server's time. */
+function decidedBy(entry: AuditEntry): string {
+  const detail = entry.detail;
+  if (detail === undefined) return '-';
+  const rule = detail.policy === undefined ? detail.rule : `${detail.rule} (${detail.policy})`;
+  const parts = [detail.server, rule];
+  if (detail.confirmation !== undefined) parts.push(`confirmation: ${detail.confirmation}`);
+  if (detail.upstreamMs !== undefined) parts.push(`${detail.upstreamMs.toFixed(1)} ms upstream`);
+  if (detail.reached !== undefined && detail.reached !== 'yes') parts.push(`reached: ${detail.reached}`);
+  return parts.join(', ');
 }
 
 /** Columns padded to their widest cell; the last one is not padded. */

@@ -112,10 +112,12 @@ describe('sop runs show', () => {
       'last call  2025-06-15T15:07:40.000Z',
       '',
     ]);
-    expect(lines[9]).toMatch(/^SEQ +TIME +TOOL +OUTCOME +FROM → TO +DURATION +INPUT$/);
-    expect(lines[10]).toMatch(/^1 +2025-06-15T15:06:40\.000Z +load_graph +ok +- → START +1\.3 ms +\{"agent":"retail_customer_support"\}$/);
-    expect(lines[11]).toMatch(/^2 +2025-06-15T15:06:41\.000Z +goto_node +ok +START → AUTH +0\.3 ms +\{"node":"AUTH"\}$/);
-    expect(lines[12]).toMatch(/^3 .* goto_node +refused: not a successor of AUTH +AUTH → AUTH +0\.3 ms +\{"node":"END\\u001b\[31m"\}$/);
+    expect(lines[9]).toMatch(/^SEQ +TIME +TOOL +OUTCOME +DECIDED BY +FROM → TO +DURATION +INPUT$/);
+    expect(lines[10]).toMatch(
+      /^1 +2025-06-15T15:06:40\.000Z +load_graph +ok +- +- → START +1\.3 ms +\{"agent":"retail_customer_support"\}$/,
+    );
+    expect(lines[11]).toMatch(/^2 +2025-06-15T15:06:41\.000Z +goto_node +ok +- +START → AUTH +0\.3 ms +\{"node":"AUTH"\}$/);
+    expect(lines[12]).toMatch(/^3 .* goto_node +refused: not a successor of AUTH +- +AUTH → AUTH +0\.3 ms +\{"node":"END\\u001b\[31m"\}$/);
     expect(lines[13]).toMatch(/^4 .* AUTH → ROUTE +0\.3 ms +\{"node":"ROUTE","note":"x+…$/);
     expect(lines[13]?.split('{')[1]).toHaveLength(79);
     expect(result.stdout).not.toContain('\u001b');

@@ -14,7 +14,11 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import type { SopBundle } from '../../contract/compiled-sop.js';
+import { BUNDLE_FORMAT, type SopBundle } from '../../contract/compiled-sop.js';
+import { compileSop } from '../../generator/compile-sop.js';
+import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
+import { compiledSopOf } from '../../generator/emit/compiled-data.js';
+import { outlineSop } from '../../generator/emit/outline.js';
 import { createAgentSource } from '../../runtime/agents/agent-source.js';
 import { serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
 import { guardTransport } from '../../runtime/mcp/message-guard.js';
@@ -170,4 +174,15 @@ export async function authenticated(client: GatewayClient, extra: Record<string,
   if (found.isError) throw new Error(`the lookup failed: ${found.text}`);
   const moved = await client.call('goto_node', { node_id: 'ROUTE', ...extra });
   if (moved.answer?.valid !== true) throw new Error(`could not reach ROUTE: ${moved.text}`);
+}
+
+/** A SOP file of the repository compiled as `sop build` would (for fixtures that are not in `sops/`). */
+export function compiledFixture(relativePath: string): SopBundle {
+  const raw = readFileSync(join(PROJECT_ROOT, relativePath), 'utf8');
+  const compiled = compileSop(relativePath, raw);
+  if (compiled.model === null || compiled.facts === null || hasErrors(compiled.diagnostics)) {
+    throw new Error(`${relativePath} does not compile: ${JSON.stringify(compiled.diagnostics, null, 2)}`);
+  }
+  const sop = compiledSopOf(outlineSop(compiled.model, compiled.facts));
+  return { format: BUNDLE_FORMAT, agents: { [sop.meta.agent]: sop } };
 }

@@ -17,8 +17,12 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(args: readonly string[], cwd: string): Promise<ServeProcess> {
-  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+export async function startServe(args: readonly string[], cwd: string, env: Record<string, string> = {}): Promise<ServeProcess> {
+  const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], {
+    cwd,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: { ...process.env, ...env },
+  });
   let stderr = '';
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {

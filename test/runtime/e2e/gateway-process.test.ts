@@ -1,0 +1,157 @@
+/**
+ * `sop serve --gateway` as users run it: a real process, the retail SOP's own `mcp_servers` entry starting the
+ * example retail server (its database in a temp file through `RETAIL_TOOLS_DB`), and official SDK clients:
+ *   - stdio, a 2026-07-28 client (v2) whose user answers yes: the seed walkthrough with every domain call at its
+ *     step succeeds, asking the user before each of the three changes, and the database shows exactly them;
+ *   - stdio, a 2025-era client (v1): a domain server's tools/list_changed reaches it;
+ *   - Streamable HTTP, a 2025-era client (v1, which cannot be asked mid-call over HTTP): the same walkthrough with
+ *     the confirmation steps standing in; `sop runs show` lists every domain call with the rule that decided it.
+ */
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client as ClientV2 } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport as StdioV2 } from '@modelcontextprotocol/client/stdio';
+import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { callOn, SEED_DB } from '../../support/gateway.js';
+import { playSeedWalkthrough } from '../../support/gateway-walkthrough.js';
+import { CLI, PROJECT_ROOT, runCli } from '../../support/run-cli.js';
+import { startServe } from '../../support/serve-process.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'sop-gateway-e2e-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const GATEWAY_ARGS = ['serve', '--gateway', '--agents', 'retail_customer_support'];
+const seed = JSON.parse(readFileSync(SEED_DB, 'utf8'));
+
+function databaseAt(file: string): any {
+  return JSON.parse(readFileSync(file, 'utf8'));
+}
+
+/** The changes the walkthrough makes, checked on the database the retail server wrote, and nothing else. */
+function expectWalkthroughChanges(file: string, result: Awaited<ReturnType<typeof playSeedWalkthrough>>): void {
+  const db = databaseAt(file);
+  expect(db.orders[result.pendingOrder].address).toEqual(result.address);
+  expect(db.users.sophia_martin_4832.address).toEqual(result.address);
+  expect(db.orders[result.tabletOrder]).toMatchObject({ status: 'exchange requested' });
+  const changedOrders = Object.keys(db.orders).filter((id) => JSON.stringify(db.orders[id]) !== JSON.stringify(seed.orders[id]));
+  expect(changedOrders.sort()).toEqual([result.pendingOrder, result.tabletOrder].sort());
+}
+
+/** The process ids of `pid`'s children (Linux /proc). */
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((name) => /^\d+$/.test(name))
+    .filter((name) => {
+      try {
+        const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+        return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]) === pid;
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+}
+
+describe('sop serve --gateway over stdio', () => {
+  it('plays the seed walkthrough for a 2026-07-28 client, asking its user before each change', async () => {
+    const db = join(dir, 'stdio.json');
+    const asked: string[] = [];
+    const client = new ClientV2(
+      { name: 'e2e', version: '0' },
+      { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: { elicitation: { form: {} } } },
+    );
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push((request.params as { message: string }).message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await client.connect(
+      new StdioV2({
+        command: process.execPath,
+        args: [CLI, ...GATEWAY_ARGS],
+        cwd: PROJECT_ROOT,
+        env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: db },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: false });
+      expect(asked.map((message) => message.match(/asks to call (\w+)/)?.[1])).toEqual([
+        'modify_pending_order_address',
+        'modify_user_address',
+        'exchange_delivered_order_items',
+      ]);
+      expectWalkthroughChanges(db, result);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("passes a domain server's tools/list_changed on to a 2025-era client", async () => {
+    const transport = new StdioV1({
+      command: process.execPath,
+      args: [CLI, ...GATEWAY_ARGS],
+      cwd: PROJECT_ROOT,
+      env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: join(dir, 'notify.json') },
+      stderr: 'pipe',
+    });
+    const client = new ClientV1({ name: 'e2e', version: '0' });
+    let told = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
+      told += 1;
+    });
+    await client.connect(transport);
+    try {
+      const before = (await client.listTools()).tools.map((tool) => tool.name);
+      const [retailServer] = childrenOf(transport.pid!);
+      expect(retailServer).toBeTypeOf('number');
+      process.kill(retailServer!, 'SIGUSR2');
+      for (let waited = 0; told === 0 && waited < 15_000; waited += 25) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(told).toBeGreaterThan(0);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([...before, 'get_store_hours']);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('sop serve --gateway --http', () => {
+  it('plays the walkthrough for a 2025-era client with the confirmation steps standing in, and sop runs show explains each call', async () => {
+    const db = join(dir, 'http.json');
+    const store = `sqlite:${join(dir, 'runs.db')}`;
+    const server = await startServe(['--gateway', '--agents', 'retail_customer_support', '--store', store], PROJECT_ROOT, {
+      RETAIL_TOOLS_DB: db,
+    });
+    const client = new ClientV1({ name: 'e2e', version: '0' }, { capabilities: { elicitation: {} } });
+    try {
+      expect(server.stderr()).toContain('gateway to 1 domain server(s) (retail-tools), 15 domain tool(s)');
+      await client.connect(new HttpV1(new URL(server.url)));
+      const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: true });
+      expectWalkthroughChanges(db, result);
+      const shown = runCli(['runs', 'show', result.runId, '--store', store, '--format', 'json'], PROJECT_ROOT);
+      expect(shown.code, shown.stderr).toBe(0);
+      const audit = JSON.parse(shown.stdout).audit as {
+        tool: string;
+        outcome: string;
+        detail?: { phase: string; rule: string; confirmation?: string };
+      }[];
+      const exchange = audit.filter((entry) => entry.tool === 'exchange_delivered_order_items');
+      expect(exchange.map((entry) => [entry.outcome, entry.detail?.phase, entry.detail?.rule, entry.detail?.confirmation])).toEqual([
+        ['pending', 'forwarding', 'confirmation', 'step'],
+        ['ok', 'answered', 'confirmation', 'step'],
+      ]);
+      expect(audit.filter((entry) => entry.detail?.phase === 'answered' && entry.outcome !== 'ok')).toEqual([]);
+      const text = runCli(['runs', 'show', result.runId, '--store', store], PROJECT_ROOT).stdout;
+      expect(text).toMatch(
+        /exchange_delivered_order_items +ok +retail-tools, confirmation \(confirm_before_changes\), confirmation: step, [\d.]+ ms upstream +DO_EXCH → DO_EXCH/,
+      );
+    } finally {
+      await client.close();
+      await server.stop();
+    }
+  });
+});
