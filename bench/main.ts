@@ -23,6 +23,7 @@ import { withDeadline } from './processes.js';
 import { FAILED, renderTable, skippedInQuickMode, unmeasured, writeResults, type Row } from './report.js';
 import { buildSopsRow } from './rows/build-sops.js';
 import { coldStartRow } from './rows/cold-start.js';
+import { gatewayRow } from './rows/gateway.js';
 import { gotoNodeRow } from './rows/goto-node.js';
 import { httpRow } from './rows/http.js';
 import { idleRunsRow } from './rows/idle-runs.js';
@@ -49,6 +50,7 @@ const ROWS: readonly BenchRow[] = [
   postgresLatencyRow,
   postgresScaleRow,
   policiesRow,
+  gatewayRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

@@ -3,7 +3,9 @@
  *   1. decide on the run (`tools/domain-call.ts`) and commit the decision with its audit entry: a refusal
  *      (`refused`), a question to the user (`pending`, confirmation asked), or `pending` / forwarding;
  *   2. only a committed forwarding is sent to the domain server (with the run id, agent and node, and the trace
- *      context, in `_meta`); the client's own credentials never are;
+ *      context, in `_meta`); the client's own credentials never are. A read (a tool its server marks
+ *      `readOnlyHint`, asking no confirmation) is decided on the run as read, sent, and recorded once, with its
+ *      outcome: if the process dies first, nothing that happened goes unrecorded but a read;
  *   3. the outcome is committed as a second entry: `ok` or `error` with the server's answer, or `unknown` when
  *      the call may have reached the server and no answer came (it died, or went silent past the timeout). A
  *      process that dies between 1 and 3 leaves the forwarding entry unanswered: its outcome is unknown too.
@@ -15,7 +17,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { evidenceRecordOf } from '../../contract/evidence.js';
+import { type EvidenceRecord, evidenceRecordOf } from '../../contract/evidence.js';
 import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import type { AuditEntry, DomainCallDetail, RunState, StoredRun } from '../store/run-store.js';
@@ -34,6 +36,12 @@ type Decide<T> = (
 ) => { readonly state: RunState; readonly audit: Omit<AuditEntry, 'seq' | 'durationMs'>; readonly value: T };
 
 export interface DomainCallDeps {
+  /** The run and its agent, read (no commit): for a read's decision. */
+  peekRun(
+    runId: string,
+    caller: Caller,
+    toolName: string,
+  ): Promise<{ readonly run: StoredRun; readonly pinned: Awaited<ReturnType<AgentSource['pinned']>> } | { readonly error: CallToolResult }>;
   commitOnRun<T>(
     runId: string,
     caller: Caller,
@@ -65,16 +73,12 @@ export function createDomainCalls(deps: DomainCallDeps) {
     const server = entry.upstream.spec.name;
     const forwarded = withoutRunId(args);
     const started = deps.now();
-    const decided = await deps.commitOnRun<Decided>(runId, caller, name, span, (run, pinned) => {
+    const decideOn = (run: StoredRun, pinned: Awaited<ReturnType<AgentSource['pinned']>>) => {
       const at = run.state.path.at(-1) ?? null;
       const base = { tool: name, input: args, from: at, to: at, at: started };
       if (!pinned.ok) {
         const decision = { kind: 'unavailable' as const, error: pinned.error };
-        return {
-          state: run.state,
-          audit: { ...base, outcome: 'error', error: pinned.error },
-          value: { decision, path: run.state.path, sop: run.sourceHash },
-        };
+        return { state: run.state, audit: { ...base, outcome: 'error' as const, error: pinned.error }, value: { decision, path: run.state.path, sop: run.sourceHash } };
       }
       const decision = decideDomainCall(pinned.agent, run.state, name, forwarded, {
         canAsk: request.canAsk === true,
@@ -97,8 +101,23 @@ export function createDomainCalls(deps: DomainCallDeps) {
           : decision.kind === 'ask'
             ? { ...base, outcome: 'pending', detail: detail('decided') }
             : { ...base, outcome: 'pending', detail: detail('forwarding') };
-      return { state: decision.state, audit, value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } };
-    });
+      return { state: decision.state, audit, value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } as Decided };
+    };
+    // A read that is forwarded is recorded once, with its outcome; everything else is recorded before it is sent.
+    const readOnly = entry.tool.annotations?.readOnlyHint === true;
+    let decided: { readonly value: Decided; readonly recorded: boolean } | { readonly error: CallToolResult };
+    const peeked = readOnly ? await deps.peekRun(runId, caller, name) : undefined;
+    if (peeked !== undefined && !('error' in peeked)) {
+      const first = decideOn(peeked.run, peeked.pinned);
+      const forwardsAsIs = first.value.decision.kind === 'forward' && first.state === peeked.run.state;
+      decided = forwardsAsIs
+        ? { value: first.value, recorded: false }
+        : await deps.commitOnRun<Decided>(runId, caller, name, span, decideOn).then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
+    } else if (peeked !== undefined && 'error' in peeked) {
+      decided = peeked;
+    } else {
+      decided = await deps.commitOnRun<Decided>(runId, caller, name, span, decideOn).then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
+    }
     if ('error' in decided) return decided.error;
     const { decision, agent, path, sop } = decided.value;
     if (decision.kind === 'unavailable') return errorResult({ error: decision.error });
@@ -125,6 +144,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
         ...(decision.policy === undefined ? {} : { policy: decision.policy }),
         sop,
         phase: 'answered',
+        ...(decided.recorded ? {} : { read: true }),
         ...(decision.confirmation === undefined ? {} : { confirmation: decision.confirmation }),
         upstreamMs: outcome.ms,
         ...(outcome.kind === 'failed' ? { reached: outcome.reached } : {}),
@@ -176,7 +196,12 @@ function withEvidence(
   if (node === undefined || state.path[depth] !== node) return state;
   const record = evidenceRecordOf(agent.sop, state.path.slice(0, depth + 1), tool, args, result.structuredContent);
   if (record === undefined) return state;
-  return { ...state, evidence: [...(state.evidence ?? []), record] };
+  // The same proof twice is one proof: a run that reads an order again does not grow.
+  const known = state.evidence ?? [];
+  const same = (other: EvidenceRecord) =>
+    other.node === record.node && other.depth === record.depth && other.tool === record.tool && other.about?.value === record.about?.value;
+  if (known.some(same)) return state;
+  return { ...state, evidence: [...known, record] };
 }
 
 function outcomeOf(outcome: UpstreamOutcome): AuditEntry['outcome'] {

@@ -346,7 +346,20 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     };
   }
 
-  const callDomainTool = createDomainCalls({ commitOnRun, now: () => clock.now() });
+  const callDomainTool = createDomainCalls({
+    commitOnRun,
+    async peekRun(runId, caller, toolName) {
+      let run: StoredRun | { readonly error: string };
+      try {
+        run = await readRun(runId, caller, false);
+      } catch (error) {
+        return { error: storeFailure(toolName, error) };
+      }
+      if ('error' in run) return { error: answerOf(fail(EMPTY_RUN_STATE, { error: run.error })) };
+      return { run, pinned: await agents.pinned(run.agent, run.sourceHash) };
+    },
+    now: () => clock.now(),
+  });
 
   /** A domain call (gateway mode) on the run it names (`run_id`, which the gateway adds to every domain tool) or the session's. */
   async function callDomainOnRun(

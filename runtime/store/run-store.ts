@@ -121,6 +121,8 @@ export interface DomainCallDetail {
   readonly upstreamMs?: number;
   /** For a failed call: whether it may have reached the server. */
   readonly reached?: 'no' | 'maybe' | 'yes';
+  /** A read (its server marks the tool `readOnlyHint`): recorded once, with its outcome, not before it was sent. */
+  readonly read?: true;
 }
 
 /** One tool call on a run, appended in the same transaction as the state it produced. */

@@ -1,0 +1,90 @@
+/**
+ * Row 14: what the gateway costs (`sop serve --gateway`, the retail SOP, the example retail server over stdio
+ * upstream; all in the repository, as `npm start -- --gateway` runs it):
+ *   - a domain call through the gateway ÷ the same call made directly to the same domain server, both over stdio
+ *     with the SDK client, p50 (goal ≤ 1.3). The call is `get_order_details` at INFO (a read the node offers);
+ *     through the gateway it is decided on the run, committed twice (forwarding, then the answer: the memory
+ *     store, stdio's default) and sent on. Calls go in alternating blocks so a noisy phase hits both;
+ *   - what a model reads of the tools: the gateway's `tools/list` ÷ the domain server's own list plus the
+ *     toolkit's four tools as `sop serve` lists them, in o200k tokens of the JSON (goal ≤ 1.05). The difference is
+ *     the optional `run_id` the gateway adds to every domain tool, and its `listChanged` capability.
+ */
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { connectStdio, type StdioConnection } from '../clients/sdk-stdio.js';
+import type { BenchContext, BenchRow } from '../context.js';
+import { distPath, ROOT } from '../project.js';
+import { row, type Row } from '../report.js';
+import { interleavedCalls, percentile } from '../stats.js';
+
+const CALL = { name: 'domain call through the gateway ÷ direct to the domain server (stdio, p50)', goal: '<= 1.3', unit: 'ms' } as const;
+const TOOLS = { name: "tools/list tokens, gateway ÷ domain server's list + the toolkit's tools", goal: '<= 1.05', unit: 'tokens' } as const;
+
+const RETAIL_SERVER = distPath('examples', 'retail-tools', 'main.js');
+const CLI = distPath('cli', 'main.js');
+const ORDER = { order_id: '#W4817420' };
+
+async function run(ctx: BenchContext): Promise<Row[]> {
+  const rounds = ctx.quick ? 1 : 10;
+  const block = ctx.quick ? 30 : 500;
+  let gateway: StdioConnection | undefined;
+  let direct: StdioConnection | undefined;
+  let plain: StdioConnection | undefined;
+  try {
+    gateway = await connectStdio([CLI, 'serve', '--gateway', '--agents', 'retail_customer_support'], ROOT, ctx.signal);
+    direct = await connectStdio([RETAIL_SERVER], ROOT, ctx.signal);
+    plain = await connectStdio([CLI, 'serve', '--agents', 'retail_customer_support', '--inspect', 'where'], ROOT, ctx.signal);
+    await gateway.call('load_graph', { agent: 'retail_customer_support' });
+    for (const node_id of ['START', 'AUTH']) await gateway.call('goto_node', { node_id });
+    const found = await gateway.call('find_user_id_by_email', { email: 'sophia.martin4832@example.com' });
+    if (found.isError) throw new Error(`the lookup failed: ${found.text}`);
+    for (const node_id of ['ROUTE', 'INFO']) await gateway.call('goto_node', { node_id });
+    const through = gateway.client;
+    const straight = direct.client;
+    const check = await gateway.call('get_order_details', ORDER);
+    if (check.isError) throw new Error(`get_order_details through the gateway failed: ${check.text}`);
+
+    ctx.log(`row gateway: ${rounds} × (${block} through the gateway + ${block} direct) get_order_details calls`);
+    const times = await interleavedCalls(
+      {
+        gateway: () => through.callTool({ name: 'get_order_details', arguments: ORDER }),
+        direct: () => straight.callTool({ name: 'get_order_details', arguments: ORDER }),
+      },
+      { rounds, block },
+    );
+    const [p50, p50Direct] = [percentile(times.gateway, 50), percentile(times.direct, 50)];
+
+    const listed = (await through.listTools()).tools;
+    const own = (await straight.listTools()).tools;
+    const toolkit = (await plain.client.listTools()).tools;
+    const tokens = (tools: unknown) => countTokens(JSON.stringify({ tools }));
+    const [gatewayTokens, domainTokens, toolkitTokens] = [tokens(listed), tokens(own), tokens(toolkit)];
+    return [
+      row({
+        ...CALL,
+        value: p50,
+        floor: p50Direct,
+        note:
+          `${times.gateway.length} calls each; p99 ${percentile(times.gateway, 99).toFixed(3)} ms through the gateway, ` +
+          `${percentile(times.direct, 99).toFixed(3)} ms direct; the gateway's run on the memory store (stdio's default)`,
+      }),
+      row({
+        ...TOOLS,
+        value: gatewayTokens,
+        floor: domainTokens + toolkitTokens,
+        note: `${listed.length} tools listed by the gateway; the domain server's ${own.length} tools ${domainTokens} tokens, the toolkit's ${toolkit.length} tools ${toolkitTokens}`,
+      }),
+    ];
+  } finally {
+    await gateway?.close().catch(() => {});
+    await direct?.close().catch(() => {});
+    await plain?.close().catch(() => {});
+  }
+}
+
+export const gatewayRow: BenchRow = {
+  id: 'gateway',
+  title: 'the gateway: a domain call, and the tools a model reads',
+  specs: [CALL, TOOLS],
+  budgetMs: 120_000,
+  run,
+};
