@@ -63,15 +63,11 @@ export async function serveRetailHttp(options: RetailHttpOptions): Promise<Retai
       if (request.method === 'GET' && response.ok) log(`session ${sessionId}: notification stream open`);
       return response;
     }
-    const body: unknown =
-      request.method === 'POST'
-        ? await request
-            .clone()
-            .json()
-            .catch(() => undefined)
-        : undefined;
-    if (!isInitializeRequest(body))
+    const body = request.method === 'POST' ? await readJson(request) : undefined;
+    if (body === NOT_JSON) return jsonRpcError(400, 'Parse error: the request body is not JSON', -32700);
+    if (!isInitializeRequest(body)) {
       return jsonRpcError(400, 'Bad Request: send initialize first, then the Mcp-Session-Id it answers on every request');
+    }
     if (sessions.size >= MAX_SESSIONS) return jsonRpcError(503, `Too many open sessions (${MAX_SESSIONS}): end one with DELETE first`);
     const server = factory(true);
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -119,6 +115,16 @@ export async function serveRetailHttp(options: RetailHttpOptions): Promise<Retai
   };
 }
 
-function jsonRpcError(status: number, message: string): Response {
-  return Response.json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null }, { status });
+const NOT_JSON = Symbol('not JSON');
+
+async function readJson(request: Request): Promise<unknown> {
+  try {
+    return await request.clone().json();
+  } catch {
+    return NOT_JSON;
+  }
+}
+
+function jsonRpcError(status: number, message: string, code = -32000): Response {
+  return Response.json({ jsonrpc: '2.0', error: { code, message }, id: null }, { status });
 }

@@ -110,7 +110,7 @@ describe('Streamable HTTP: both eras at once on one server', () => {
         res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: () => JSON.parse(text) }));
       });
       req.on('error', reject);
-      req.end(JSON.stringify(body));
+      req.end(typeof body === 'string' ? body : JSON.stringify(body));
     });
   const initialize = {
     jsonrpc: '2.0',
@@ -126,6 +126,12 @@ describe('Streamable HTTP: both eras at once on one server', () => {
     expect(elsewhere.status).toBe(404);
     expect(elsewhere.json().error.message).toMatch(/the MCP endpoint is \/mcp/);
     expect((await post({ origin: `http://localhost:${new URL(server.url).port}` }, initialize)).status).toBe(200);
+  });
+
+  it('answers a body that is not JSON with a JSON-RPC parse error', async () => {
+    const answer = await post({}, '{"jsonrpc": "2.0", "id": 1,');
+    expect(answer.status).toBe(400);
+    expect(answer.json().error).toMatchObject({ code: -32700, message: expect.stringMatching(/not JSON/) });
   });
 
   it('keeps 2025-era sessions: a request needs one, DELETE ends it, an ended or unknown one is 404', async () => {

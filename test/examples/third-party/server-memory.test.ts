@@ -46,32 +46,36 @@ describe('@modelcontextprotocol/server-memory as named by the fixture SOP', () =
     expect(compiled.model?.policies.map((policy) => policy.id)).toEqual(['look_before_writing', 'confirm_before_writing']);
   });
 
-  it.each(['v1', 'v2'] as const)('starts from node_modules over stdio (%s client) and offers every tool the SOP names', async (line) => {
-    const memoryFile = join(dir, `memory-${line}.jsonl`);
-    const params = launch({ MEMORY_FILE_PATH: memoryFile });
-    expect(params.args[0]).toMatch(/^node_modules\/@modelcontextprotocol\/server-memory\//);
-    const client =
-      line === 'v1' ? new ClientV1({ name: 'memory-test', version: '0' }) : new ClientV2({ name: 'memory-test', version: '0' });
-    await client.connect(line === 'v1' ? new StdioV1(params) : (new StdioV2(params) as never));
-    try {
-      const offered = new Set((await client.listTools()).tools.map((tool) => tool.name));
-      const named = compiled.model?.tools.map((tool) => tool.name) ?? [];
-      const atNodes = compiled.model?.prompts.flatMap((prompt) => prompt.tools.map((tool) => tool.name)) ?? [];
-      expect(named).toHaveLength(6);
-      for (const tool of [...named, ...atNodes]) expect(offered, tool).toContain(tool);
-      // Tools the SOP leaves out exist too (the gateway offers them and refuses them at every node).
-      expect(offered).toContain('delete_entities');
+  it.each(['v1', 'v2', 'v2-auto'] as const)(
+    'starts from node_modules over stdio (%s client) and offers every tool the SOP names',
+    async (line) => {
+      const memoryFile = join(dir, `memory-${line}.jsonl`);
+      const params = launch({ MEMORY_FILE_PATH: memoryFile });
+      expect(params.args[0]).toMatch(/^node_modules\/@modelcontextprotocol\/server-memory\//);
+      const client =
+        line === 'v1' ? new ClientV1({ name: 'memory-test', version: '0' }) : new ClientV2({ name: 'memory-test', version: '0' });
+      await client.connect(line === 'v1' ? new StdioV1(params) : (new StdioV2(params) as never));
+      try {
+        if (client instanceof ClientV2) expect(client.getProtocolEra()).toBe('legacy');
+        const offered = new Set((await client.listTools()).tools.map((tool) => tool.name));
+        const named = compiled.model?.tools.map((tool) => tool.name) ?? [];
+        const atNodes = compiled.model?.prompts.flatMap((prompt) => prompt.tools.map((tool) => tool.name)) ?? [];
+        expect(named).toHaveLength(6);
+        for (const tool of [...named, ...atNodes]) expect(offered, tool).toContain(tool);
+        // Tools the SOP leaves out exist too (the gateway offers them and refuses them at every node).
+        expect(offered).toContain('delete_entities');
 
-      // It works offline and keeps its graph where the environment said.
-      const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
-      expect((await call('read_graph', {})).structuredContent).toEqual({ entities: [], relations: [] });
-      await call('create_entities', { entities: [{ name: 'Sophia_Martin', entityType: 'person', observations: ['owns a tablet'] }] });
-      const found = await call('search_nodes', { query: 'tablet' });
-      expect(found.structuredContent).toMatchObject({ entities: [{ name: 'Sophia_Martin', observations: ['owns a tablet'] }] });
-      expect(readFileSync(memoryFile, 'utf8')).toMatch(/"name":"Sophia_Martin"/);
-      expect(existsSync(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/memory.jsonl'))).toBe(false);
-    } finally {
-      await client.close();
-    }
-  });
+        // It works offline and keeps its graph where the environment said.
+        const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args });
+        expect((await call('read_graph', {})).structuredContent).toEqual({ entities: [], relations: [] });
+        await call('create_entities', { entities: [{ name: 'Sophia_Martin', entityType: 'person', observations: ['owns a tablet'] }] });
+        const found = await call('search_nodes', { query: 'tablet' });
+        expect(found.structuredContent).toMatchObject({ entities: [{ name: 'Sophia_Martin', observations: ['owns a tablet'] }] });
+        expect(readFileSync(memoryFile, 'utf8')).toMatch(/"name":"Sophia_Martin"/);
+        expect(existsSync(join(PROJECT_ROOT, 'node_modules/@modelcontextprotocol/server-memory/dist/memory.jsonl'))).toBe(false);
+      } finally {
+        await client.close();
+      }
+    },
+  );
 });
