@@ -132,7 +132,8 @@ export function createDomainCalls(deps: DomainCallDeps) {
     };
     const outcome = await entry.upstream.call(name, forwarded, meta);
     const recorded = await deps.commitOnRun(runId, caller, name, span, (run) => {
-      const at = run.state.path.at(-1) ?? null;
+      // Where the call was decided (and made), even if the run moved meanwhile on another instance.
+      const at = path.at(-1) ?? null;
       const state =
         outcome.kind === 'answered' && outcome.result.isError !== true && agent !== undefined
           ? withEvidence(agent, run.state, path, name, forwarded, outcome.result)
