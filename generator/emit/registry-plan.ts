@@ -5,6 +5,7 @@
  * content, only on which agents exist, so editing a prompt leaves this file alone.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
+import { nameTable } from '../../contract/name-table.js';
 import { blankLineBefore, constStatement, doc, typeAlias, unionOfLiterals } from './declarations.js';
 import { headerLine, modulePath } from './index-plan.js';
 import { block, code, stringLiteral } from './literal.js';
@@ -37,7 +38,7 @@ export function planRegistryModule(outlines: readonly AgentNames[]): PlannedFile
       name: 'LOADERS',
       doc: 'One dynamic import per agent, typed per agent (for `loadAgent`).',
       type: '{ readonly [A in AgentName]: () => Promise<AgentModules[A]> }',
-      value: block(Object.fromEntries(outlines.map((o) => [o.agent, code(`() => ${importOf(o)}`)]))),
+      value: block(nameTable(outlines.map((o) => [o.agent, code(`() => ${importOf(o)}`)]))),
       exported: false,
     }),
     {

@@ -1,5 +1,6 @@
 /** The parse and model stages on whole files: sections, the system prompt, both node-prompt forms. */
 import { describe, expect, it } from 'vitest';
+import { entryOf } from '../../../contract/name-table.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import { BASE_SOP } from '../../support/sop-text.js';
 
@@ -145,6 +146,24 @@ describe('parseSop + buildModel', () => {
     ]) {
       expect(compileSop('sops/demo.md', BASE_SOP.replace('version: "1.0"', `version: ${written}`)).model!.version, written).toBe(kept);
     }
+  });
+
+  it('keeps every key of the open maps (model, mcp_servers) as written, whatever its name', () => {
+    const { model, diagnostics } = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmodel: { name: m, __proto__: 1, constructor: 2 }\nmcp_servers: [{ name: s, __proto__: { x: 1 } }]\n---',
+      ),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(Object.entries(model!.model!)).toEqual([
+      ['name', 'm'],
+      ['__proto__', 1],
+      ['constructor', 2],
+    ]);
+    expect(Object.keys(model!.mcpServers[0]!)).toEqual(['name', '__proto__']);
+    expect(Object.keys(entryOf(model!.mcpServers[0]!, '__proto__') as object)).toEqual(['x']);
   });
 
   it('quotes file positions, not block positions, inside flowchart messages', () => {
