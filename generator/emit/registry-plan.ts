@@ -44,13 +44,21 @@ export function planRegistryModule(outlines: readonly AgentNames[]): PlannedFile
     {
       kind: StructureKind.Function,
       leadingTrivia: blankLineBefore,
-      docs: [doc("Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …).")],
+      docs: [
+        doc(
+          "Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …). A name that is not " +
+            'an agent (from untyped code: `constructor`, say) is refused, never taken for a member of `LOADERS`.',
+        ),
+      ],
       isExported: true,
       name: 'loadAgent',
       typeParameters: [{ name: 'A', constraint: 'AgentName' }],
       parameters: [{ name: 'name', type: 'A' }],
       returnType: 'Promise<AgentModules[A]>',
-      statements: ['return LOADERS[name]();'],
+      statements: [
+        'const known = Object.prototype.hasOwnProperty.call(LOADERS, name);',
+        'return known ? LOADERS[name]() : Promise.reject(new Error(`Unknown agent: ${String(name)}`));',
+      ],
     },
   ];
   const structure: OptionalKind<SourceFileStructure> = { leadingTrivia: `${headerLine(outlines)}\n\n`, statements };

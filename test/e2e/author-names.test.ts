@@ -292,6 +292,14 @@ describe('over MCP, through the real server runtime', () => {
     }
     const where = await call('inspect', { run_id: runId, view: 'where' });
     expectThat('inspect where', where.answer.current_node?.id === n.HELP && own(where.answer.visits_left, n.ASK) === 0, where.answer);
+    const prompt = await session.client.getPrompt({ name: n.agent });
+    expectThat('the MCP prompt named after the agent', prompt.messages[0]?.content.type === 'text', prompt);
+    const flowchart = await session.client.readResource({ uri: `sop://${n.agent}/flowchart` });
+    expectThat(
+      'the flowchart resource',
+      (flowchart.contents[0] as { text?: string }).text?.includes(`${n.ASK}["Ask"]`) === true,
+      flowchart,
+    );
     const nodes = await call('inspect', { run_id: runId, view: 'nodes', ids: [n.ASK, n.DONE] });
     expectThat(
       'inspect nodes',
@@ -330,8 +338,14 @@ describe('over MCP, through the real server runtime', () => {
       const where = await call('inspect', { run_id: runId, view: 'where' });
       expect(where.answer, name).toMatchObject({ path: [BASE_NAMES.START], open_todos: todos });
       const other = await call('load_graph', { agent: name });
-      if (agents.has(name)) expect(other, name).toMatchObject({ isError: false, answer: { agent: name } });
-      else expect(other, name).toMatchObject({ isError: true, answer: { error: expect.stringContaining(`Unknown agent: ${name}.`) } });
+      const prompt = session.client.getPrompt({ name });
+      if (agents.has(name)) {
+        expect(other, name).toMatchObject({ isError: false, answer: { agent: name } });
+        await expect(prompt, name).resolves.toMatchObject({ messages: [{ role: 'user' }] });
+      } else {
+        expect(other, name).toMatchObject({ isError: true, answer: { error: expect.stringContaining(`Unknown agent: ${name}.`) } });
+        await expect(prompt, name).rejects.toThrow(`Unknown prompt: ${name}.`);
+      }
     }
   });
 });
