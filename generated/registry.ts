@@ -21,5 +21,5 @@ const LOADERS: { readonly [A in AgentName]: () => Promise<AgentModules[A]> } = {
  */
 export function loadAgent<A extends AgentName>(name: A): Promise<AgentModules[A]> {
   const known = Object.prototype.hasOwnProperty.call(LOADERS, name);
-  return known ? LOADERS[name]() : Promise.reject(new Error(`Unknown agent: ${String(name)}`));
+  return known ? LOADERS[name]() : Promise.reject(new Error('Unknown agent: ' + String(name)));
 }

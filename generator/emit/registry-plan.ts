@@ -57,7 +57,7 @@ export function planRegistryModule(outlines: readonly AgentNames[]): PlannedFile
       returnType: 'Promise<AgentModules[A]>',
       statements: [
         'const known = Object.prototype.hasOwnProperty.call(LOADERS, name);',
-        'return known ? LOADERS[name]() : Promise.reject(new Error(`Unknown agent: ${String(name)}`));',
+        "return known ? LOADERS[name]() : Promise.reject(new Error('Unknown agent: ' + String(name)));",
       ],
     },
   ];
