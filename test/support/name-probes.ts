@@ -4,8 +4,10 @@
  * agent, model settings, an MCP server, a subgraph, an edge id, a class) and lets a test put a chosen name in any one
  * of those places; `NAME_PLACES` lists the places. The names that most often break code that keys plain objects by
  * them are the members `Object.prototype` and `Function.prototype` carry: `prototypeNames()` lists them from the
- * engine itself, so the list cannot go stale.
+ * engine itself, so the list cannot go stale; `reservedWords()` adds TypeScript's keywords, and `chainSop` writes a SOP
+ * whose nodes are given names.
  */
+import ts from 'typescript';
 
 /** The placeholders of the template: each is one place a name stands. */
 export type Slot =
@@ -91,6 +93,56 @@ export const NAME_PLACES: readonly NamePlace[] = [
   { place: 'node yaml key', slot: 'nodeKey', kind: 'unknown-key' },
   { place: 'example key', slot: 'exampleKey', kind: 'unknown-key' },
 ];
+
+/** Every keyword of TypeScript's scanner (`delete`, `default`, `enum`, `keyof`, …), from TypeScript itself. */
+export function typescriptKeywords(): string[] {
+  const words: string[] = [];
+  for (let kind = ts.SyntaxKind.FirstKeyword; kind <= ts.SyntaxKind.LastKeyword; kind++) {
+    const word = ts.tokenToString(kind);
+    if (word !== undefined) words.push(word);
+  }
+  return words;
+}
+
+/** TypeScript's keywords, then the names every object or function carries: the names generated TypeScript must survive. */
+export function reservedWords(): string[] {
+  return [...new Set([...typescriptKeywords(), ...prototypeNames()])];
+}
+
+/**
+ * A SOP whose flowchart is START, then `ids` in a chain, then DONE; the first of `ids` has a prompt, a tool and a
+ * visit limit, so the optional tables (prompts, limits) hold some nodes and not others.
+ */
+export function chainSop(agent: string, ids: readonly string[]): string {
+  const chain = ['START([Start])', ...ids.map((id) => `${id}["${id}"]`), 'DONE([Done])'];
+  return [
+    '---',
+    `agent: ${agent}`,
+    'version: "1"',
+    'tools: [lookup]',
+    '---',
+    '',
+    '## Role',
+    'Reserved words.',
+    '',
+    '## SOP Flowchart',
+    '```mermaid',
+    'flowchart TD',
+    ...chain.slice(1).map((to, i) => `    ${chain[i]} --> ${to}`),
+    '```',
+    '',
+    '## Node Prompts',
+    '',
+    `### ${ids[0] ?? 'DONE'}`,
+    '```yaml',
+    'tools: [lookup]',
+    'max_visits: 3',
+    'escalate_to: DONE',
+    '```',
+    'Look it up.',
+    '',
+  ].join('\n');
+}
 
 /** Every name `Object.prototype` and `Function.prototype` carry (symbols aside), then `__proto__` and `prototype`. */
 export function prototypeNames(): string[] {
