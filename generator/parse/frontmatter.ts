@@ -35,7 +35,7 @@ const policy = z.strictObject({
 });
 /**
  * A YAML map keyed by the author's names, as a `Map` in that order: every key is kept as written (zod's records drop
- * a `__proto__` key without a word). The keys' grammar is checked where they are written (`nameKeyProblems`).
+ * a `__proto__` key without a word). The ids' grammar is checked at the ids themselves (`policyIdProblems`).
  */
 const nameMap = <V extends z.ZodType>(value: V) =>
   z.preprocess((v) => (isYamlMap(v) ? new Map(Object.entries(v)) : v), z.map(z.string(), value));
