@@ -25,8 +25,12 @@
  * escalation move counts as an edge from where it is legal), so it never holds more nodes than the SOP has,
  * and a hub is open exactly while it is on the path.
  *
+ * Node ids are names an author chose: every table is read through `name-table.ts`, so `constructor` is a node like any
+ * other, or an unknown id, never a member every object inherits.
+ *
  * Pure, dependency-free and browser-safe: generated machines import it at run time.
  */
+import { entryOf, hasEntry } from './name-table.js';
 
 /** A node's visit limit: at most `max` moves into it per run; once used up, `escalation` is legal instead. */
 export interface VisitLimit<N extends string = string> {
@@ -95,7 +99,7 @@ export function decideMove<N extends string>(
   target: string,
   visits: Visits = NO_VISITS,
 ): MoveVerdict<N> {
-  if (!Object.hasOwn(table.successors, target)) return NOT_A_MOVE;
+  if (!hasEntry(table.successors, target)) return NOT_A_MOVE;
   const node = target as N;
   const limit = limitOf(table, node);
   if (isPlainMove(table, path, node)) {
@@ -181,7 +185,7 @@ function usedUp<N extends string>(table: TransitionTable<N>, visits: Visits, nod
 }
 
 function limitOf<N extends string>(table: TransitionTable<N>, node: N): VisitLimit<N> | undefined {
-  return table.limits !== undefined && Object.hasOwn(table.limits, node) ? table.limits[node] : undefined;
+  return entryOf(table.limits, node);
 }
 
 function withVisit(visits: Visits, node: string): Visits {
@@ -190,9 +194,9 @@ function withVisit(visits: Visits, node: string): Visits {
 
 /** Own counts only: a node id such as `constructor` must not read `Object.prototype`. */
 function visitsOf(visits: Visits, node: string): number {
-  return Object.hasOwn(visits, node) ? (visits[node] ?? 0) : 0;
+  return entryOf(visits, node) ?? 0;
 }
 
 function successorsOf<N extends string>(table: TransitionTable<N>, node: N): readonly N[] {
-  return Object.hasOwn(table.successors, node) ? table.successors[node] : [];
+  return entryOf<readonly N[]>(table.successors, node) ?? [];
 }

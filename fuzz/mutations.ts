@@ -1,7 +1,8 @@
 /**
  * Mutations of a SOP's text, from small edits an author makes by mistake (a truncated file, a deleted or
  * duplicated line, a stray bracket) to the amplifications that find cost problems: a line or a character repeated
- * thousands of times, an id a megabyte long, YAML anchors fanned out into a bomb, brackets and quotes nested deep.
+ * thousands of times, an id a megabyte long, an id renamed to `constructor` or `__proto__`, YAML anchors fanned out
+ * into a bomb, brackets and quotes nested deep.
  * Each mutation is a pure function of its input and the random source, and says what it did, so a finding can be
  * read and reproduced.
  */
@@ -13,6 +14,16 @@ export interface Mutated {
 }
 
 type Mutation = (text: string, rng: Random, maxSize: number) => Mutated;
+
+/** The names `Object.prototype` and `Function.prototype` carry, and `__proto__`: code that keys plain objects by names trips on them. */
+const MEMBER_NAMES = [
+  ...new Set([
+    ...Object.getOwnPropertyNames(Object.prototype),
+    ...Object.getOwnPropertyNames(Function.prototype),
+    '__proto__',
+    'prototype',
+  ]),
+];
 
 /** Fragments of every syntax a SOP holds: markdown, Mermaid, YAML, and characters that break naive scanners. */
 const SNIPPETS = [
@@ -139,6 +150,14 @@ const MUTATIONS: readonly Mutation[] = [
     const grown = id + repeated('X', rng.magnitude(1_000_000), maxSize - text.length);
     const at = text.indexOf(id);
     return { text: text.slice(0, at) + grown + text.slice(at + id.length), did: `grow the first ${id} by ${grown.length - id.length}` };
+  },
+  (text, rng) => {
+    // An id renamed, everywhere, to a name every object or function carries (issue 21: names are data).
+    const ids = [...new Set(text.match(/\b[A-Z][A-Z_]{2,}\b|\b[a-z]+_[a-z_]+\b/g) ?? [])];
+    if (ids.length === 0) return { text, did: 'no id to rename' };
+    const id = rng.pick(ids);
+    const name = rng.pick(MEMBER_NAMES);
+    return { text: text.replace(new RegExp(`\\b${id}\\b`, 'g'), () => name), did: `rename ${id} to ${name}` };
   },
   (text, rng) => {
     // YAML anchors fanned out level by level (a "billion laughs"), in the frontmatter or a node's yaml block.

@@ -181,4 +181,9 @@ export const RECIPES: readonly Recipe[] = [
     found: '13 s and 880 MB for 4 MB in the flowchart parser: 800,000 problems (capped since at 200 per file)',
     build: (base, size) => inFlowchart(base, fill('    A["x\n', size, base.length)),
   },
+  {
+    name: 'a terminal node named constructor',
+    found: 'crashed the build (internal error): the token report read `prompts.constructor`, the Object constructor (issue 21)',
+    build: (base) => base.replace(/\bDENY_CANCEL\b/g, 'constructor'),
+  },
 ];

@@ -15,7 +15,11 @@ const LOADERS: { readonly [A in AgentName]: () => Promise<AgentModules[A]> } = {
   retail_customer_support: () => import('./retail_customer_support/graph.js'),
 };
 
-/** Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …). */
+/**
+ * Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …). A name that is not an
+ * agent (from untyped code: `constructor`, say) is refused, never taken for a member of `LOADERS`.
+ */
 export function loadAgent<A extends AgentName>(name: A): Promise<AgentModules[A]> {
-  return LOADERS[name]();
+  const known = Object.prototype.hasOwnProperty.call(LOADERS, name);
+  return known ? LOADERS[name]() : Promise.reject(new Error('Unknown agent: ' + String(name)));
 }

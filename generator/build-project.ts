@@ -10,6 +10,7 @@
  * measured against it last, on the compiled answers (the tokenizer is loaded only then).
  */
 import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
+import { entryOf } from '../contract/name-table.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
@@ -105,8 +106,13 @@ async function budgetDiagnosticsOf(
   return new Map(
     budgeted.map((model) => {
       if (!counter.ok) return [model.file, [uncheckedBudgetDiagnostic(model, counter.error)]];
-      const sop = bundle.agents[model.agent];
-      return [model.file, sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count)];
+      const sop = entryOf(bundle.agents, model.agent);
+      // Measuring runs the runtime's own answers: a bug met there fails this file's check, not the whole build.
+      try {
+        return [model.file, sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count)];
+      } catch (error) {
+        return [model.file, [internalErrorDiagnostic(model.file, error)]];
+      }
     }),
   );
 }

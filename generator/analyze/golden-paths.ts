@@ -14,6 +14,7 @@
  * takes yet, then the rest; fewest loops first, then shortest, then in flowchart order.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { entryOf } from '../../contract/name-table.js';
 
 export const PATHS_FORMAT = 'sop-paths/1';
 
@@ -101,11 +102,10 @@ function indexGraph(sop: CompiledSop): IndexedGraph {
   const successors: number[][] = [];
   const edgeIds: number[][] = [];
   for (const [from, id] of ids.entries()) {
-    const next = (sop.transitions.successors[id] ?? []).flatMap((to) => (index.has(to) ? [index.get(to)!] : []));
+    const next = (entryOf(sop.transitions.successors, id) ?? []).flatMap((to) => (index.has(to) ? [index.get(to)!] : []));
     successors.push(next);
     edgeIds.push(next.map((to) => edges.push([from, to]) - 1));
   }
-  const limits = sop.transitions.limits ?? {};
   return {
     ids,
     entry: index.get(sop.transitions.entry) ?? 0,
@@ -113,7 +113,7 @@ function indexGraph(sop: CompiledSop): IndexedGraph {
     edgeIds,
     edges,
     terminals: sop.terminalNodes.flatMap((id) => (index.has(id) ? [index.get(id)!] : [])),
-    maxVisits: ids.map((id) => (Object.hasOwn(limits, id) ? (limits[id]?.max ?? 0) : 0)),
+    maxVisits: ids.map((id) => entryOf(sop.transitions.limits, id)?.max ?? 0),
   };
 }
 

@@ -5,6 +5,7 @@
  * tool function), so the count is of the bytes the model reads, not of an estimate.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { entryOf } from '../../contract/name-table.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../runtime/store/run-store.js';
 import { prepareAgent } from '../../runtime/agents/prepared-agent.js';
 import { gotoNode } from '../../runtime/tools/goto-node.js';
@@ -31,7 +32,7 @@ export interface AgentTokenReport {
 export function tokenReport(sop: CompiledSop, count: CountTokens): AgentTokenReport {
   const arrivals = arrivalsAlongShortestPaths(sop);
   const nodes = sop.nodeIds.map((node): NodeTokens => {
-    const prompt = sop.prompts[node]?.prompt;
+    const prompt = entryOf(sop.prompts, node)?.prompt;
     const arrival = arrivals.get(node);
     return {
       node,
@@ -74,7 +75,7 @@ function arrivalsAlongShortestPaths(sop: CompiledSop): Map<string, Arrival> {
   const queue = [entry];
   for (let i = 0; i < queue.length; i++) {
     const from = arrivals.get(queue[i]!)!;
-    for (const to of sop.transitions.successors[queue[i]!] ?? []) {
+    for (const to of entryOf(sop.transitions.successors, queue[i]!) ?? []) {
       if (arrivals.has(to)) continue;
       arrivals.set(to, arrive(from.state, to));
       queue.push(to);

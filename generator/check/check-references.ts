@@ -99,14 +99,15 @@ export function checkReferences(model: SopModel, sink: DiagnosticSink): void {
 /**
  * Node ids become XState state keys, transition targets and `GOTO.<id>` events, and object keys of the generated
  * tables: `.` and `#` are XState's path and id delimiters, `\` its escape character (the machine fails to build),
- * an event `GOTO.*` is a wildcard that matches every move, and `__proto__` is not an own property in an object
- * literal. Mermaid accepts all of these ids.
+ * an event `GOTO.*` is a wildcard that matches every move, and XState would take a state `__proto__` for its states
+ * object's prototype. Mermaid accepts all of these ids. Every other id is a name like any other (`constructor`,
+ * `toString`, `delete`): the compiler and the runtime keep names in Maps and records without a prototype.
  */
 export function checkNodeIds(model: SopModel, sink: DiagnosticSink): void {
   for (const node of model.nodes) {
     const reason =
       node.id === '__proto__'
-        ? 'is reserved in JavaScript objects'
+        ? 'cannot name a state of the generated XState machine: XState keeps states in plain objects, where `__proto__` sets the prototype instead of naming a state (the machine would lose the node)'
         : node.id === '*'
           ? 'would make the move event `GOTO.*`, which XState reads as a wildcard that matches every move'
           : /[.#\\]/.test(node.id)

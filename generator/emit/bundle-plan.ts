@@ -6,6 +6,7 @@
  * Two-space indentation and a final newline keep its diffs reviewable.
  */
 import { BUNDLE_FORMAT, type CompiledSop, type SopBundle } from '../../contract/compiled-sop.js';
+import { nameTable } from '../../contract/name-table.js';
 import { compareCodeUnits } from '../model/naming.js';
 import type { GeneratedFile } from './printer.js';
 
@@ -13,6 +14,6 @@ export const BUNDLE_PATH = 'sop-bundle.json';
 
 export function planBundle(agents: readonly CompiledSop[]): GeneratedFile {
   const sorted = [...agents].sort((a, b) => compareCodeUnits(a.meta.agent, b.meta.agent));
-  const bundle: SopBundle = { format: BUNDLE_FORMAT, agents: Object.fromEntries(sorted.map((sop) => [sop.meta.agent, sop])) };
+  const bundle: SopBundle = { format: BUNDLE_FORMAT, agents: nameTable(sorted.map((sop) => [sop.meta.agent, sop])) };
   return { path: BUNDLE_PATH, content: `${JSON.stringify(bundle, null, 2)}\n` };
 }

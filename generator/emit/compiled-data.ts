@@ -4,6 +4,7 @@
  * in source order, so the JSON is byte-deterministic.
  */
 import type { CompiledSop, NodePrompt } from '../../contract/compiled-sop.js';
+import { nameTable } from '../../contract/name-table.js';
 import type { TransitionTable } from '../../contract/transitions.js';
 import type { SopOutline } from './outline.js';
 
@@ -58,7 +59,7 @@ export function transitionTableOf(outline: SopOutline): TransitionTable {
   };
 }
 
-/** An object from entries, in their order (`Object.fromEntries` defines own keys, `__proto__` included). */
+/** A table keyed by node ids, in their order (a record without a prototype: `name-table.ts`). */
 function objectOf<T>(entries: readonly (readonly [string, T])[]): Record<string, T> {
-  return Object.fromEntries(entries);
+  return nameTable(entries);
 }

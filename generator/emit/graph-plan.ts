@@ -7,9 +7,11 @@
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { entryOf, nameTable } from '../../contract/name-table.js';
 import { constStatement, importTypes, importValues, jsDoc, reExport } from './declarations.js';
 import { CONTRACT_MODULE, headerComment } from './header.js';
 import { ID_TYPE_EXPORTS, ID_VALUE_EXPORTS } from './ids-plan.js';
+import { OBJECT_MEMBERS } from '../model/naming.js';
 import { modulePath } from './index-plan.js';
 import { block, code, fromData } from './literal.js';
 import type { LiteralObject, LiteralValue } from './literal.js';
@@ -20,7 +22,16 @@ import type { PlannedFile } from './printer.js';
 export function planGraphModule(outline: SopOutline, data: CompiledSop): PlannedFile {
   const { agent } = outline;
   const sop = `the \`${agent}\` SOP`;
-  const byNode = (value: (id: string) => LiteralValue): LiteralObject => Object.fromEntries(outline.nodeIds.map((id) => [id, value(id)]));
+  const byNode = (value: (id: string) => LiteralValue): LiteralObject => nameTable(outline.nodeIds.map((id) => [id, value(id)]));
+  // A table with optional entries: the nodes that have one, and an explicit `undefined` for a node named like a member
+  // every object has (`toString`), which TypeScript would otherwise read in its place (see `OBJECT_MEMBERS`).
+  const optionalByNode = (value: (id: string) => LiteralValue | undefined): LiteralObject =>
+    nameTable(
+      outline.nodeIds.flatMap((id) => {
+        const entry = value(id) ?? (OBJECT_MEMBERS.has(id) ? code('undefined') : undefined);
+        return entry === undefined ? [] : [[id, entry] as const];
+      }),
+    );
   const ids = `./${modulePath(outline.idsPath.slice(outline.idsPath.lastIndexOf('/') + 1))}`; // './ids.js'
   const idExports = [...ID_VALUE_EXPORTS.map((name) => ({ name })), ...ID_TYPE_EXPORTS.map((name) => ({ name, typeOnly: true }))];
 
@@ -49,32 +60,30 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       name: 'NODES',
       doc: `Every node of ${sop}: Mermaid shape and label.`,
       type: '{ readonly [K in NodeId]: SopNode<K> }',
-      value: block(byNode((id) => ({ ...data.nodes[id]! }))),
+      value: block(byNode((id) => ({ ...entryOf(data.nodes, id)! }))),
     }),
     constStatement({
       name: 'EDGES',
       doc: `Outgoing edges of every node of ${sop}, in source order.`,
       type: 'EdgeTable<NodeId, Successors>',
-      value: block(byNode((id) => (data.edges[id] ?? []).map((e) => ({ ...e })))),
+      value: block(byNode((id) => (entryOf(data.edges, id) ?? []).map((e) => ({ ...e })))),
     }),
     constStatement({
       name: 'PROMPTS',
       doc: `Node prompts of ${sop}, for the nodes that have one.`,
       type: '{ readonly [K in NodeId]?: NodePrompt<ToolName> }',
       value: block(
-        Object.fromEntries(
-          Object.entries(data.prompts).map(([id, prompt]) => [
-            id,
-            block({ prompt: prompt!.prompt, tools: prompt!.tools, examples: prompt!.examples.map((e) => ({ ...e })) }),
-          ]),
-        ),
+        optionalByNode((id) => {
+          const prompt = entryOf(data.prompts, id);
+          return prompt && block({ prompt: prompt.prompt, tools: prompt.tools, examples: prompt.examples.map((e) => ({ ...e })) });
+        }),
       ),
     }),
     constStatement({
       name: 'TOOLS_BY_NODE',
       doc: `The domain tools each node of ${sop} allows (empty when its prompt names none).`,
       type: '{ readonly [K in NodeId]: readonly ToolName[] }',
-      value: block(byNode((id) => data.toolsByNode[id] ?? [])),
+      value: block(byNode((id) => entryOf(data.toolsByNode, id) ?? [])),
     }),
     constStatement({
       name: 'TRANSITIONS',
@@ -86,10 +95,17 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       value: block({
         entry: data.transitions.entry,
         hubs: data.transitions.hubs,
-        successors: block(byNode((id) => data.transitions.successors[id] ?? [])),
+        successors: block(byNode((id) => entryOf(data.transitions.successors, id) ?? [])),
         ...(data.transitions.limits === undefined
           ? {}
-          : { limits: block(Object.fromEntries(Object.entries(data.transitions.limits).map(([id, limit]) => [id, { ...limit! }]))) }),
+          : {
+              limits: block(
+                optionalByNode((id) => {
+                  const limit = entryOf(data.transitions.limits, id);
+                  return limit && { ...limit };
+                }),
+              ),
+            }),
       }),
     }),
     ...(data.policies === undefined

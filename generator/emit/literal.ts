@@ -13,6 +13,7 @@
  * piece per line joined by `+`, so a changed prompt line is a one-line diff.
  */
 import { isPlainPropertyName } from '../model/naming.js';
+import { nameTable } from '../../contract/name-table.js';
 
 /** Verbatim expression text (an identifier, a call): for references between generated declarations only. */
 export class Code {
@@ -52,14 +53,10 @@ export function fromData(value: unknown, path = 'value'): LiteralValue {
   if (Array.isArray(value)) return value.map((item: unknown, i) => fromData(item, `${path}[${i}]`));
   if (typeof value === 'object') {
     assertPlainObject(value);
-    const out: Record<string, LiteralValue> = {};
-    for (const [key, item] of Object.entries(value)) {
-      // `undefined` means "absent" in our data, as in JSON.
-      if (item === undefined) continue;
-      // defineProperty, not assignment: a `__proto__` key must stay a key.
-      Object.defineProperty(out, key, { value: fromData(item, `${path}.${key}`), enumerable: true });
-    }
-    return out;
+    // `undefined` means "absent" in our data, as in JSON; a `__proto__` key stays a key (`name-table.ts`).
+    return nameTable(
+      Object.entries(value).flatMap(([key, item]) => (item === undefined ? [] : [[key, fromData(item, `${path}.${key}`)] as const])),
+    );
   }
   throw new TypeError(`Cannot emit ${path} (${typeof value}) as a literal: only plain data.`);
 }

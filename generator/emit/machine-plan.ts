@@ -15,6 +15,7 @@
  * got, byte for byte.
  */
 import type { CodeBlockWriter, OptionalKind, SourceFileStructure } from 'ts-morph';
+import { nameTable } from '../../contract/name-table.js';
 import { blankLineBefore, constExpression, doc, importTypes, importValues, typeAlias } from './declarations.js';
 import { CONTRACT_MODULE, headerComment } from './header.js';
 import { modulePath } from './index-plan.js';
@@ -47,7 +48,7 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
   const terminal = new Set(outline.terminalNodeIds);
 
   const limits = new Map(outline.limits.map((limit) => [limit.node, limit]));
-  const states: LiteralObject = Object.fromEntries(
+  const states: LiteralObject = nameTable(
     model.nodes.map((node) => {
       const state: Record<string, LiteralValue> = { description: node.description, meta: { type: node.type } };
       if (terminal.has(node.id)) state['tags'] = ['terminal'];
@@ -172,7 +173,7 @@ function transitionsOf(outline: SopOutline, id: string, limits: ReadonlyMap<stri
     if (successors.has(escalation) || (escalation === entry && !limits.has(entry))) continue;
     own.push([gotoEvent(escalation), { target: escalation, guard: usedUpGuard('usedUp', usedUp), actions: 'enter' }]);
   }
-  return Object.fromEntries(own);
+  return nameTable(own);
 }
 
 /**
@@ -198,7 +199,7 @@ function rootTransitions(outline: SopOutline, limits: ReadonlyMap<string, Resolv
     if (escalation === entry) continue;
     add(escalation, { guard: usedUpGuard('onPathUsedUp', usedUp) });
   }
-  return Object.fromEntries([...byEvent].map(([event, transitions]) => [event, transitions.length === 1 ? transitions[0]! : transitions]));
+  return nameTable([...byEvent].map(([event, transitions]) => [event, transitions.length === 1 ? transitions[0]! : transitions]));
 }
 
 function groupByEscalation(limits: readonly ResolvedLimit[]): Map<string, ResolvedLimit[]> {

@@ -5,6 +5,7 @@
  * content, only on which agents exist, so editing a prompt leaves this file alone.
  */
 import type { OptionalKind, SourceFileStructure, StatementStructures } from 'ts-morph';
+import { nameTable } from '../../contract/name-table.js';
 import { blankLineBefore, constStatement, doc, typeAlias, unionOfLiterals } from './declarations.js';
 import { headerLine, modulePath } from './index-plan.js';
 import { block, code, stringLiteral } from './literal.js';
@@ -37,19 +38,27 @@ export function planRegistryModule(outlines: readonly AgentNames[]): PlannedFile
       name: 'LOADERS',
       doc: 'One dynamic import per agent, typed per agent (for `loadAgent`).',
       type: '{ readonly [A in AgentName]: () => Promise<AgentModules[A]> }',
-      value: block(Object.fromEntries(outlines.map((o) => [o.agent, code(`() => ${importOf(o)}`)]))),
+      value: block(nameTable(outlines.map((o) => [o.agent, code(`() => ${importOf(o)}`)]))),
       exported: false,
     }),
     {
       kind: StructureKind.Function,
       leadingTrivia: blankLineBefore,
-      docs: [doc("Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …).")],
+      docs: [
+        doc(
+          "Imports one agent's graph module, typed for that agent (`NODE_IDS`, `EDGES`, `SOP`, …). A name that is not " +
+            'an agent (from untyped code: `constructor`, say) is refused, never taken for a member of `LOADERS`.',
+        ),
+      ],
       isExported: true,
       name: 'loadAgent',
       typeParameters: [{ name: 'A', constraint: 'AgentName' }],
       parameters: [{ name: 'name', type: 'A' }],
       returnType: 'Promise<AgentModules[A]>',
-      statements: ['return LOADERS[name]();'],
+      statements: [
+        'const known = Object.prototype.hasOwnProperty.call(LOADERS, name);',
+        "return known ? LOADERS[name]() : Promise.reject(new Error('Unknown agent: ' + String(name)));",
+      ],
     },
   ];
   const structure: OptionalKind<SourceFileStructure> = { leadingTrivia: `${headerLine(outlines)}\n\n`, statements };

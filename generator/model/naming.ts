@@ -21,6 +21,23 @@ export function pascalCaseAgent(agent: string): string {
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
+/**
+ * The members TypeScript gives every object type (the `Object` interface of its standard library). An optional
+ * property of one of these names (`{ toString?: NodePrompt }`) accepts an object that lacks it only if the inherited
+ * member's type would do (`() => string` would not): TypeScript reads the member every object has. So a generated
+ * table with optional entries gives a node of such a name an entry of its own, `undefined`, when it has none.
+ * A test checks this list against TypeScript's own `Object` interface.
+ */
+export const OBJECT_MEMBERS: ReadonlySet<string> = new Set([
+  'constructor',
+  'hasOwnProperty',
+  'isPrototypeOf',
+  'propertyIsEnumerable',
+  'toLocaleString',
+  'toString',
+  'valueOf',
+]);
+
 /** Whether `name` can be written unquoted as a property name (ASCII identifiers only, to stay predictable). */
 export function isPlainPropertyName(name: string): boolean {
   return IDENTIFIER.test(name);

@@ -3,6 +3,7 @@
  * `policies` (each selector's node patterns and tools with their YAML positions, whichever form the author wrote
  * them in), `token_budget`, and `escalation_node`. Positions are what the checks report violations at.
  */
+import { entryOf, type NameRecord } from '../../contract/name-table.js';
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { Frontmatter } from '../parse/frontmatter.js';
 import type { YamlBlock } from '../parse/yaml-block.js';
@@ -17,17 +18,18 @@ export const DEFAULT_CONFIRMATION = String.raw`^\W*(yes|yeah|yep|yup|sure|correc
 type Path = readonly (string | number)[];
 
 export function policiesOf(fm: Frontmatter, yaml: YamlBlock): readonly ModelPolicy[] {
-  const raw = rawAt(yaml.value, ['policies']) as Record<string, unknown> | undefined;
-  return Object.entries(fm.policies ?? {}).map(([id, policy]) => {
+  const raw = rawAt(yaml.value, ['policies']);
+  return [...(fm.policies ?? [])].map(([id, policy]) => {
     const at: Path = ['policies', id];
+    const rawPolicy = rawAt(raw, [id]);
     const confirmation = policy.confirmation;
     return {
       id,
       span: yaml.spanOf(at, { key: true }),
       description: policy.description ?? null,
       severity: policy.severity ?? 'error',
-      everyPathTo: selectorOf(yaml, raw?.[id], [...at, 'every_path_to']),
-      passes: selectorOf(yaml, raw?.[id], [...at, 'passes']),
+      everyPathTo: selectorOf(yaml, rawPolicy, [...at, 'every_path_to']),
+      passes: selectorOf(yaml, rawPolicy, [...at, 'passes']),
       confirmation:
         confirmation === undefined
           ? null
@@ -57,17 +59,16 @@ function selectorOf(yaml: YamlBlock, rawPolicy: unknown, path: Path): ModelSelec
   const span = yaml.spanOf(path);
   if (typeof raw === 'string' || Array.isArray(raw))
     return { span, nodes: patternsAt(yaml, raw, path), tools: [], terminals: false, except: [] };
-  const map = (raw ?? {}) as Record<string, unknown>;
-  const tools = map.tools;
+  const tools = rawAt(raw, ['tools']);
   return {
     span,
-    nodes: patternsAt(yaml, map.nodes, [...path, 'nodes']),
+    nodes: patternsAt(yaml, rawAt(raw, ['nodes']), [...path, 'nodes']),
     tools: (typeof tools === 'string' ? [tools] : Array.isArray(tools) ? (tools as string[]) : []).map((name, i) => ({
       name,
       span: yaml.spanOf(typeof tools === 'string' ? [...path, 'tools'] : [...path, 'tools', i]),
     })),
-    terminals: map.terminals === true,
-    except: patternsAt(yaml, map.except, [...path, 'except']),
+    terminals: rawAt(raw, ['terminals']) === true,
+    except: patternsAt(yaml, rawAt(raw, ['except']), [...path, 'except']),
   };
 }
 
@@ -77,8 +78,9 @@ function patternsAt(yaml: YamlBlock, raw: unknown, path: Path): ModelPattern[] {
   return raw.map((pattern, i) => ({ pattern: String(pattern), span: yaml.spanOf([...path, i]) as SourceSpan }));
 }
 
+/** The YAML value at `path`: own keys only, so a policy named `constructor` is read as the author wrote it. */
 function rawAt(value: unknown, path: Path): unknown {
   let v = value;
-  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[key] : undefined;
+  for (const key of path) v = v !== null && typeof v === 'object' ? entryOf(v as NameRecord<unknown>, String(key)) : undefined;
   return v;
 }

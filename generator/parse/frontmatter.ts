@@ -4,6 +4,7 @@
  * silently. Returns the typed frontmatter, or null when it has errors.
  */
 import { z } from 'zod';
+import { entryOf, type NameRecord } from '../../contract/name-table.js';
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Diagnostic, diagnosticAt } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
@@ -12,7 +13,9 @@ import { checkMcpServers } from './mcp-servers.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
 
-const identifier = z.string().regex(/^[a-z][a-z0-9_]*$/, 'must match [a-z][a-z0-9_]* (lowercase, digits, underscores)');
+const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
+const IDENTIFIER_RULE = 'must match [a-z][a-z0-9_]* (lowercase, digits, underscores)';
+const identifier = z.string().regex(IDENTIFIER, IDENTIFIER_RULE);
 const nodeId = z.string().min(1);
 /** One node id or `*` pattern, or a list of them. */
 const nodePatterns = z.preprocess((v) => (typeof v === 'string' ? [v] : v), z.array(z.string().min(1)).min(1));
@@ -44,6 +47,12 @@ const mcpServer = z.strictObject({
   cwd: z.string().min(1).optional(),
   timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
 });
+/**
+ * A YAML map keyed by the author's names, as a `Map` in that order: every key is kept as written (zod's records drop
+ * a `__proto__` key without a word). The ids' grammar is checked at the ids themselves (`policyIdProblems`).
+ */
+const nameMap = <V extends z.ZodType>(value: V) =>
+  z.preprocess((v) => (isYamlMap(v) ? new Map(Object.entries(v)) : v), z.map(z.string(), value));
 const tokens = z.number().int().positive();
 const tokenBudget = z.strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() });
 
@@ -64,7 +73,7 @@ export const frontmatterSchema = z.object({
   mcp_servers: z.array(mcpServer).optional(),
   tools: z.array(z.string().min(1)),
   escalation_node: nodeId.optional(),
-  policies: z.record(identifier, policy).optional(),
+  policies: nameMap(policy).optional(),
   token_budget: tokenBudget.optional(),
 });
 
@@ -133,6 +142,8 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
       );
     }
   }
+  const badIds = policyIdProblems(file, yaml, value);
+  for (const d of badIds) sink.push(d);
   const parsed = frontmatterSchema.safeParse(value);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -155,13 +166,36 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
     }
     return { frontmatter: null, yaml };
   }
+  if (badIds.length > 0) return { frontmatter: null, yaml };
+  const raw = value as { version?: unknown; model?: Frontmatter['model']; mcp_servers?: Frontmatter['mcp_servers'] };
   // A number keeps the author's text: `version: 1.10` is "1.10", not "1.1".
-  const version =
-    typeof (value as { version?: unknown }).version === 'number'
-      ? (yaml.plainSourceOf(['version']) ?? parsed.data.version)
-      : parsed.data.version;
-  checkMcpServers(file, yaml, parsed.data.mcp_servers ?? [], sink);
-  return { frontmatter: { ...parsed.data, version }, yaml };
+  const version = typeof raw.version === 'number' ? (yaml.plainSourceOf(['version']) ?? parsed.data.version) : parsed.data.version;
+  checkMcpServers(file, yaml, raw.mcp_servers ?? [], sink);
+  // The model settings and the servers are open maps, valid as written: they keep every key the author wrote, as the
+  // YAML layer made them (zod's loose objects drop a `__proto__` key).
+  return { frontmatter: { ...parsed.data, version, model: raw.model, mcp_servers: raw.mcp_servers }, yaml };
+}
+
+/** Whether a YAML value is a map (the YAML layer makes maps records without a prototype). */
+function isYamlMap(value: unknown): value is Readonly<Record<string, unknown>> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value) && !(value instanceof Map);
+}
+
+/** An error at each policy id that is not an identifier (`__proto__` included: it is a name like any other here). */
+function policyIdProblems(file: string, yaml: YamlBlock, frontmatter: object): Diagnostic[] {
+  const policies = entryOf(frontmatter as NameRecord<unknown>, 'policies');
+  if (!isYamlMap(policies)) return [];
+  return Object.keys(policies)
+    .filter((id) => !IDENTIFIER.test(id))
+    .map((id) =>
+      diagnosticAt(
+        file,
+        'SOP003',
+        yaml.spanOf(['policies', id], { key: true }),
+        `Frontmatter key \`policies.${id}\`: a policy id ${IDENTIFIER_RULE}.`,
+        'Name the policy in lowercase letters, digits and underscores, e.g. `confirm_before_changes`.',
+      ),
+    );
 }
 
 /** The keys of the strict maps inside the frontmatter, to name the one a misspelt key was meant to be. */
@@ -188,7 +222,7 @@ function unknownNestedKey(file: string, yaml: YamlBlock, path: readonly (string 
 
 function getIn(value: unknown, path: readonly (string | number)[]): unknown {
   let v: unknown = value;
-  for (const p of path) v = v && typeof v === 'object' ? (v as Record<string | number, unknown>)[p] : undefined;
+  for (const p of path) v = v && typeof v === 'object' ? entryOf(v as NameRecord<unknown>, String(p)) : undefined;
   return v;
 }
 

@@ -3,12 +3,14 @@
  * catalog caches the result). Every node's answer (`node` and `edges` in the seed's shape) is assembled and
  * frozen here, together with its compact JSON text, so a move costs a Map lookup, a path update and splicing
  * the path's JSON between prepared strings: no XState, no per-call assembly or serialisation of the node.
- * Maps, not plain objects, so ids such as `constructor` or `__proto__` are simply unknown nodes.
+ * Maps, not plain objects, so ids such as `constructor` or `__proto__` are simply unknown nodes; the compiled tables
+ * are read through `entryOf`, so a node named `constructor` is read as itself (`contract/name-table.ts`).
  *
  * The compiler already validated the SOP; the few checks here only catch a hand-edited or mismatched
  * generated module, and turn it into a clear error instead of a wrong answer later.
  */
 import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
+import { entryOf } from '../../contract/name-table.js';
 import type { TransitionTable } from '../../contract/transitions.js';
 import { type AgentDescription, describeAgent } from '../tools/load-graph.js';
 import { type GatewayTables, gatewayTables } from './gateway-tables.js';
@@ -67,18 +69,18 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
   if (!known.has(transitions.entry)) fail(`entry node ${transitions.entry} is not a node`);
   for (const hub of transitions.hubs) if (!known.has(hub)) fail(`hub ${hub} is not a node`);
   for (const id of nodeIds) {
-    const successors = Object.hasOwn(transitions.successors, id) ? transitions.successors[id] : undefined;
+    const successors = entryOf(transitions.successors, id);
     if (successors === undefined) fail(`node ${id} has no entry in the transition table`);
-    const fromEdges = [...new Set((sop.edges[id] ?? []).map((edge) => edge.to))];
+    const fromEdges = [...new Set((entryOf(sop.edges, id) ?? []).map((edge) => edge.to))];
     if (fromEdges.join('\n') !== successors!.join('\n')) fail(`the transition table and the edges of ${id} disagree`);
   }
 
   const terminals = new Set(sop.terminalNodes);
   const nodes = new Map<string, PreparedNode>();
   for (const id of nodeIds) {
-    const source = sop.nodes[id];
+    const source = entryOf(sop.nodes, id);
     if (source === undefined) return fail(`node ${id} has no entry in the node table`);
-    const edges = (sop.edges[id] ?? []).map((edge) => {
+    const edges = (entryOf(sop.edges, id) ?? []).map((edge) => {
       if (!known.has(edge.to)) fail(`edge ${id} --> ${edge.to} leads to an unknown node`);
       return Object.freeze({ to: edge.to, condition: edge.condition });
     });
@@ -108,9 +110,9 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
 }
 
 function nodeAnswer(sop: CompiledSop, id: string, type: string, description: string): NodeAnswer {
-  const prompt = sop.prompts[id];
+  const prompt = entryOf(sop.prompts, id);
   // `toolsByNode` is the compiled allowlist; the prompt's own list is the same data, kept as a fallback.
-  const tools = sop.toolsByNode[id] ?? prompt?.tools ?? [];
+  const tools = entryOf(sop.toolsByNode, id) ?? prompt?.tools ?? [];
   const answer: { -readonly [K in keyof NodeAnswer]: NodeAnswer[K] } = { id, type, description };
   if (prompt !== undefined && prompt.prompt !== '') answer.prompt = prompt.prompt;
   if (tools.length > 0) answer.tools = Object.freeze([...tools]);

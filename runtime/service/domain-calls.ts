@@ -78,7 +78,11 @@ export function createDomainCalls(deps: DomainCallDeps) {
       const base = { tool: name, input: args, from: at, to: at, at: started };
       if (!pinned.ok) {
         const decision = { kind: 'unavailable' as const, error: pinned.error };
-        return { state: run.state, audit: { ...base, outcome: 'error' as const, error: pinned.error }, value: { decision, path: run.state.path, sop: run.sourceHash } };
+        return {
+          state: run.state,
+          audit: { ...base, outcome: 'error' as const, error: pinned.error },
+          value: { decision, path: run.state.path, sop: run.sourceHash },
+        };
       }
       const decision = decideDomainCall(pinned.agent, run.state, name, forwarded, {
         canAsk: request.canAsk === true,
@@ -101,7 +105,11 @@ export function createDomainCalls(deps: DomainCallDeps) {
           : decision.kind === 'ask'
             ? { ...base, outcome: 'pending', detail: detail('decided') }
             : { ...base, outcome: 'pending', detail: detail('forwarding') };
-      return { state: decision.state, audit, value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } as Decided };
+      return {
+        state: decision.state,
+        audit,
+        value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } as Decided,
+      };
     };
     // A read that is forwarded is recorded once, with its outcome; everything else is recorded before it is sent.
     const readOnly = entry.tool.annotations?.readOnlyHint === true;
@@ -112,11 +120,15 @@ export function createDomainCalls(deps: DomainCallDeps) {
       const forwardsAsIs = first.value.decision.kind === 'forward' && first.state === peeked.run.state;
       decided = forwardsAsIs
         ? { value: first.value, recorded: false }
-        : await deps.commitOnRun<Decided>(runId, caller, name, span, decideOn).then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
+        : await deps
+            .commitOnRun<Decided>(runId, caller, name, span, decideOn)
+            .then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
     } else if (peeked !== undefined && 'error' in peeked) {
       decided = peeked;
     } else {
-      decided = await deps.commitOnRun<Decided>(runId, caller, name, span, decideOn).then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
+      decided = await deps
+        .commitOnRun<Decided>(runId, caller, name, span, decideOn)
+        .then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
     }
     if ('error' in decided) return decided.error;
     const { decision, agent, path, sop } = decided.value;

@@ -11,6 +11,7 @@
  */
 import { z } from 'zod';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { entryOf } from '../../contract/name-table.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../store/run-store.js';
 import { errorAnswerSchema, type ToolOutcome } from './tool-outcome.js';
@@ -100,7 +101,7 @@ function answerOf(sop: CompiledSop): Omit<LoadGraphAnswer, 'run_id'> {
       node_count: sop.nodeIds.length,
       decision_nodes: [...sop.decisionNodes],
       terminal_nodes: [...sop.terminalNodes],
-      nodes_with_prompts: sop.nodeIds.filter((id) => sop.prompts[id] !== undefined),
+      nodes_with_prompts: sop.nodeIds.filter((id) => entryOf(sop.prompts, id) !== undefined),
     },
     system_prompt_sections: [...sop.systemPromptSections],
     system_prompt: sop.systemPrompt,

@@ -8,7 +8,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { retailCustomerSupportMachine, type RetailCustomerSupportNodeId } from '../../generated/index.js';
 import { EDGES, TOOLS_BY_NODE } from '../../generated/retail_customer_support/graph.js';
 import type { SuccessorOf, ToolName } from '../../generated/retail_customer_support/ids.js';
-import { loadAgent } from '../../generated/registry.js';
+import { type AgentName, loadAgent } from '../../generated/registry.js';
 
 describe('app code using generated/retail_customer_support', () => {
   it('types node ids, successors, tools and machine states', async () => {
@@ -47,5 +47,11 @@ describe('app code using generated/retail_customer_support', () => {
     const misspelt = () => loadAgent('retail_customer_suport');
 
     expect([home, typo, next, skip, fromEnd, tool, wrongTool, misspelt]).toHaveLength(8);
+  });
+
+  it('refuses, at run time, a name untyped code passes to loadAgent that is no agent, `constructor` included', async () => {
+    for (const name of ['constructor', 'toString', '__proto__', 'retail']) {
+      await expect(loadAgent(name as AgentName), name).rejects.toThrow(`Unknown agent: ${name}`);
+    }
   });
 });

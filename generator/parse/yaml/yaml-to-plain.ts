@@ -4,10 +4,13 @@
  *  - aliases resolve through one anchor table built in document order (the package scans every anchor per alias);
  *  - an alias to an unknown or enclosing anchor is a problem, not an exception or a circular value;
  *  - what aliases add when expanded is counted, so an alias bomb stops at a limit, at the alias that crosses it;
- *  - map keys are the author's text (`01:` stays `01`, `1.10:` stays `1.10`), unique, and never collections.
+ *  - map keys are the author's text (`01:` stays `01`, `1.10:` stays `1.10`), unique, and never collections;
+ *  - a map is a record without a prototype (`name-table.ts`): `constructor:` or `__proto__:` is a key like any other,
+ *    and a key the author did not write is missing, never a member every object inherits.
  * Recursion follows the document's nesting, which the caller has bounded (`cst-depth.ts`) before composing.
  */
 import { type Alias, type Document, isAlias, isMap, isPair, isScalar, isSeq, type Node as YamlNode, type Pair } from 'yaml';
+import { nameTable } from '../../../contract/name-table.js';
 import { LIMITS } from '../../limits.js';
 
 export interface PlainProblem {
@@ -92,7 +95,7 @@ export function yamlToPlain(doc: Document.Parsed): { value: unknown; problems: P
   };
 
   const convertPairs = (pairs: readonly Pair[], level: number): Converted => {
-    const value: Record<string, unknown> = {};
+    const entries: [string, unknown][] = [];
     const seen = new Set<string>();
     let size = 1;
     let depth = 0;
@@ -104,12 +107,9 @@ export function yamlToPlain(doc: Document.Parsed): { value: unknown; problems: P
       const converted = convert(pair.value as YamlNode | null, level + 1);
       size += converted.size + 1;
       depth = Math.max(depth, converted.depth);
-      // `__proto__` is data here, not the object's prototype.
-      if (key === '__proto__')
-        Object.defineProperty(value, key, { value: converted.value, enumerable: true, writable: true, configurable: true });
-      else value[key] = converted.value;
+      entries.push([key, converted.value]);
     }
-    return { value, size, depth: depth + 1 };
+    return { value: nameTable(entries), size, depth: depth + 1 };
   };
 
   /** A map key as the author wrote it; `at` is where it is written (the alias, for an aliased key). */

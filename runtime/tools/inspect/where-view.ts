@@ -7,6 +7,7 @@
  * the call is still committed and logged, so the log shows when the agent looked.
  */
 import { z } from 'zod';
+import { entryOf } from '../../../contract/name-table.js';
 import type { TransitionTable, Visits } from '../../../contract/transitions.js';
 import { edgeSchema, nodeSchema, validNext } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
@@ -61,5 +62,7 @@ export const whereView: RunView = {
 function visitsOf(table: TransitionTable, visits: Visits): { visits_left?: Record<string, number> } {
   const limits = Object.entries(table.limits ?? {});
   if (limits.length === 0) return {};
-  return { visits_left: Object.fromEntries(limits.map(([node, limit]) => [node, Math.max(0, (limit?.max ?? 0) - (visits[node] ?? 0))])) };
+  return {
+    visits_left: Object.fromEntries(limits.map(([node, limit]) => [node, Math.max(0, (limit?.max ?? 0) - (entryOf(visits, node) ?? 0))])),
+  };
 }

@@ -451,6 +451,46 @@ p:
   });
 });
 
+describe('policy ids', () => {
+  it('are names like any other: `constructor` is a policy, proved as written', () => {
+    const { text, compiled } = desk(
+      `
+constructor:
+  every_path_to: DO_REFUND
+  passes: AUTH
+prototype:
+  every_path_to: DO_REFUND
+  passes: IS_OK`,
+      { edges: ['ROUTE --> DO_REFUND'] },
+    );
+    expect(compiled.model?.policies.map((policy) => policy.id)).toEqual(['constructor', 'prototype']);
+    expect(policyCodes(compiled.diagnostics)).toEqual([
+      violation(text, 'prototype', 'DO_REFUND is reachable without passing IS_OK: START → AUTH → ROUTE → DO_REFUND.'),
+    ]);
+  });
+
+  it('that break the grammar are errors at the id, `__proto__` too: a policy is never dropped', () => {
+    const { text, compiled } = desk(`
+__proto__:
+  every_path_to: DO_REFUND
+  passes: AUTH
+Refunds:
+  every_path_to: DO_REFUND
+  passes: AUTH`);
+    expect(compiled.model).toBeNull();
+    expect(compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([
+      expect.objectContaining({
+        code: 'SOP003',
+        ...keyOf(text, '__proto__'),
+        endColumn: 12,
+        message: 'Frontmatter key `policies.__proto__`: a policy id must match [a-z][a-z0-9_]* (lowercase, digits, underscores).',
+        remediation: 'Name the policy in lowercase letters, digits and underscores, e.g. `confirm_before_changes`.',
+      }),
+      expect.objectContaining({ code: 'SOP003', ...keyOf(text, 'Refunds'), message: expect.stringContaining('`policies.Refunds`') }),
+    ]);
+  });
+});
+
 describe('names that match nothing', () => {
   it('a misspelt node, a pattern, an undeclared tool and an unused one are each reported at their line', () => {
     const { text, found } = desk(`

@@ -1,5 +1,6 @@
 /** The parse and model stages on whole files: sections, the system prompt, both node-prompt forms. */
 import { describe, expect, it } from 'vitest';
+import { entryOf, type NameRecord } from '../../../contract/name-table.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import { BASE_SOP } from '../../support/sop-text.js';
 
@@ -145,6 +146,36 @@ describe('parseSop + buildModel', () => {
     ]) {
       expect(compileSop('sops/demo.md', BASE_SOP.replace('version: "1.0"', `version: ${written}`)).model!.version, written).toBe(kept);
     }
+  });
+
+  it('keeps every key of the open maps (model, a server env and headers) as written, whatever its name', () => {
+    const { model, diagnostics } = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmodel: { name: m, __proto__: 1, constructor: 2 }\n' +
+          'mcp_servers: [{ name: s, command: node, env: { __proto__: a, constructor: b } }, { name: h, url: "http://x/mcp", headers: { __proto__: c } }]\n---',
+      ),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(Object.entries(model!.model!)).toEqual([
+      ['name', 'm'],
+      ['__proto__', 1],
+      ['constructor', 2],
+    ]);
+    expect(Object.entries(model!.mcpServers[0]!.env!)).toEqual([
+      ['__proto__', 'a'],
+      ['constructor', 'b'],
+    ]);
+    expect(entryOf(model!.mcpServers[1]!.headers as NameRecord<string>, '__proto__')).toBe('c');
+  });
+
+  it('refuses a key a server entry does not have, `__proto__` included, at the key', () => {
+    const { diagnostics } = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace('tools: [lookup]\n---', 'tools: [lookup]\nmcp_servers: [{ name: s, command: node, __proto__: { x: 1 } }]\n---'),
+    );
+    expect(diagnostics).toEqual([expect.objectContaining({ code: 'SOP003', line: 5, message: expect.stringContaining('`__proto__`') })]);
   });
 
   it('quotes file positions, not block positions, inside flowchart messages', () => {

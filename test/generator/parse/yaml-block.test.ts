@@ -4,6 +4,7 @@
  * duplicate keys by the thousand) coming back as a positioned problem instead.
  */
 import { describe, expect, it } from 'vitest';
+import { entryOf } from '../../../contract/name-table.js';
 import { parseYamlBlock } from '../../../generator/parse/yaml-block.js';
 
 const parse = (text: string) => parseYamlBlock(text, 10, 3);
@@ -30,9 +31,21 @@ describe('parseYamlBlock', () => {
 
   it('keeps __proto__ as data', () => {
     const value = parse('__proto__: {polluted: true}').block.value as Record<string, unknown>;
-    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(Object.getPrototypeOf(value)).toBeNull();
     expect(Object.keys(value)).toEqual(['__proto__']);
+    expect(Object.keys(entryOf(value, '__proto__') as object)).toEqual(['polluted']);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('makes every map a record without a prototype: a key the author did not write is missing, whatever its name', () => {
+    const value = parse('a: {constructor: 1}\nlist: [{toString: 2}]').block.value as Record<string, Record<string, unknown>>;
+    const nested = value['a']!;
+    const inList = (value['list'] as unknown as Record<string, unknown>[])[0]!;
+    for (const map of [value, nested, inList]) expect(Object.getPrototypeOf(map)).toBeNull();
+    expect(nested['constructor']).toBe(1);
+    expect(inList['toString']).toBe(2);
+    expect(value['constructor']).toBeUndefined();
+    expect(value['hasOwnProperty']).toBeUndefined();
   });
 
   const problemOf = (text: string) => {

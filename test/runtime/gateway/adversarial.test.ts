@@ -93,7 +93,9 @@ it('forwards nothing, in thousands of random calls, at a node whose tools do not
   }
   const audit = await gateway.store.audit(runId, { limit: 100_000 });
   // What the run says went out: a change is recorded before it is sent (forwarding), a read once with its answer.
-  const forwarded = audit.filter((entry) => entry.detail?.phase === 'forwarding' || (entry.detail?.phase === 'answered' && entry.detail.read === true));
+  const forwarded = audit.filter(
+    (entry) => entry.detail?.phase === 'forwarding' || (entry.detail?.phase === 'answered' && entry.detail.read === true),
+  );
   // Every call that went out is one the run recorded, in the same order, and none other went out.
   expect(forwarded.map((entry) => entry.tool)).toEqual(sent.map((call) => call.tool));
   const offending = forwarded.filter((entry) => !(sop.toolsByNode[entry.from ?? ''] ?? []).includes(entry.tool));

@@ -16,7 +16,15 @@ import type { CompiledSop, SopBundle } from '../../../contract/compiled-sop.js';
 import { readTokenFile, staticTokenAuth } from '../../../runtime/http/auth.js';
 import { serveHttp, type SopHttpServer } from '../../../runtime/http/serve-http.js';
 import { type RetailHttpProcess, startRetailHttp } from '../../examples/retail-tools/retail-process.js';
-import { authenticated, callOn, type GatewayClient, type GatewayUnderTest, REPO_BUNDLE, RETAIL, startGateway } from '../../support/gateway.js';
+import {
+  authenticated,
+  callOn,
+  type GatewayClient,
+  type GatewayUnderTest,
+  REPO_BUNDLE,
+  RETAIL,
+  startGateway,
+} from '../../support/gateway.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'sop-http-upstream-'));
 let retail: RetailHttpProcess;
@@ -29,10 +37,13 @@ const seen: IncomingHttpHeaders[] = [];
 function recordingProxy(target: URL): Promise<Server> {
   const server = createServer((req, res) => {
     seen.push(req.headers);
-    const upstream = httpRequest({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
-    });
+    const upstream = httpRequest(
+      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
     req.pipe(upstream);
   });
   return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(server)));
@@ -44,7 +55,10 @@ beforeAll(async () => {
   const url = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/mcp`;
   const sop: CompiledSop = {
     ...REPO_BUNDLE.agents[RETAIL]!,
-    meta: { ...REPO_BUNDLE.agents[RETAIL]!.meta, mcpServers: [{ name: 'retail-tools', url, headers: { Authorization: 'Bearer ${RETAIL_TOKEN}' } }] },
+    meta: {
+      ...REPO_BUNDLE.agents[RETAIL]!.meta,
+      mcpServers: [{ name: 'retail-tools', url, headers: { Authorization: 'Bearer ${RETAIL_TOKEN}' } }],
+    },
   };
   const bundle: SopBundle = { ...REPO_BUNDLE, agents: { [RETAIL]: sop } };
   gateway = await startGateway({ bundle, environment: { RETAIL_TOKEN: 'upstream-secret' } });
@@ -63,7 +77,9 @@ afterAll(async () => {
 it('reaches a Streamable HTTP server with the header the SOP names, from the environment, and never passes the client credentials on', async () => {
   expect(gateway.domain.upstreams[0]!.status().state).toBe('up');
   const client = new Client({ name: 'alice', version: '0' });
-  await client.connect(new StreamableHTTPClientTransport(new URL(front.url), { requestInit: { headers: { Authorization: 'Bearer client-secret' } } }));
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(front.url), { requestInit: { headers: { Authorization: 'Bearer client-secret' } } }),
+  );
   const call: GatewayClient['call'] = (name, args) => callOn(client, name, args);
   const runId = (await call('load_graph', { agent: RETAIL })).answer.run_id as string;
   await authenticated({ call } as GatewayClient, { run_id: runId });

@@ -10,17 +10,18 @@ import { syntaxProblem, type RawProblem } from '../problem.js';
 import { recovering } from './recovery.js';
 import { describeToken, type Token } from '../scanner/token.js';
 
-const DIRECTIONS: Readonly<Record<string, FlowDirection>> = {
-  TD: 'TD',
-  TB: 'TB',
-  BT: 'BT',
-  LR: 'LR',
-  RL: 'RL',
-  '>': 'LR',
-  '<': 'RL',
-  '^': 'BT',
-  v: 'TB',
-};
+/** What each written direction means; a Map, since what is looked up is the author's text. */
+const DIRECTIONS: ReadonlyMap<string, FlowDirection> = new Map([
+  ['TD', 'TD'],
+  ['TB', 'TB'],
+  ['BT', 'BT'],
+  ['LR', 'LR'],
+  ['RL', 'RL'],
+  ['>', 'LR'],
+  ['<', 'RL'],
+  ['^', 'BT'],
+  ['v', 'TB'],
+]);
 const USE_DIRECTION = 'Use TD, TB, BT, LR or RL.';
 const START_WITH = "Start the block with 'flowchart TD' (or 'flowchart LR', 'graph TD' …).";
 
@@ -54,7 +55,7 @@ function parseHeaderLine(ctx: ParseContext): HeaderInput | RawProblem {
     if (dir.kind !== 'DIR') expected(dir, 'a direction (TD, TB, BT, LR or RL) or a new line', `after '${first.text}'`, USE_DIRECTION);
     stream.next();
     const written = dir.text.trim();
-    const direction = DIRECTIONS[written];
+    const direction = DIRECTIONS.get(written);
     if (direction === undefined) {
       note(ctx, 'SOP014', { start: dir.end - written.length, end: dir.end }, `The direction '${written}' is not supported`, USE_DIRECTION);
     }
