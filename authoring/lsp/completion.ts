@@ -7,7 +7,9 @@
  */
 import { type CompletionItem, CompletionItemKind, InsertTextFormat, MarkupKind } from 'vscode-languageserver';
 import type { SourcePosition } from '../../generator/diagnostics/diagnostic.js';
+import type { NameSite } from '../document/sop-index.js';
 import type { SopDocument } from '../document/sop-document.js';
+import { spanContains } from '../document/source-lines.js';
 import { regionAt, yamlContextAt } from '../document/text-context.js';
 import { FRONTMATTER_KEYS, type KeyDoc, NESTED_KEYS, NODE_KEYS } from './frontmatter-docs.js';
 import { toRange } from './lsp-ranges.js';
@@ -41,8 +43,10 @@ export function completionsAt(
     const source = document.index().nodes.size > 0 || lastParsed === undefined ? document : lastParsed;
     const model = source.build.compiled.model;
     const labels = new Map(model?.nodes.map((n) => [n.id, `${n.type} · ${n.description}`]) ?? []);
+    // Not the word being typed itself: in `A --> D|` the flowchart already has a node `D`.
+    const typedHere = (sites: readonly NameSite[]) => sites.every((s) => spanContains(s.span, position));
     return [...source.index().nodes]
-      .filter(([, sites]) => sites[0]?.kind === 'declaration')
+      .filter(([, sites]) => sites[0]?.kind === 'declaration' && !typedHere(sites))
       .map(([id]) =>
         item(id, CompletionItemKind.Class, {
           sortText: `${order(id)}${id}`,

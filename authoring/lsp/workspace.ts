@@ -9,10 +9,10 @@
  *   editor has open are read from disk once, and again when they change there (`watchSources`); their diagnostics
  *   are published too, so a duplicate agent shows in both files. A markdown file outside the SOP folder is compiled
  *   on its own when it starts with a frontmatter (`---`), and left alone otherwise (a README is no SOP).
- * - Diagnostics follow every change without a timer: a change starts a check as soon as the server is free, and
- *   the changes that arrive while one runs are folded into the next, so typing never queues a compile per key and
- *   an edit costs about one compile of its file (the bench measures it). Diagnostics of a version the editor has
- *   already replaced are not published.
+ * - Diagnostics follow a change at once when the document was quiet: the check starts as soon as the server is
+ *   free, so an edit costs about one compile of its file (the bench measures it). Changes that arrive while a check
+ *   runs mean the author is typing: they are folded into one more check, made once the keys pause for 40 ms, so
+ *   typing never queues a compile per key. Diagnostics of a version the editor has already replaced are not published.
  * - A request (hover, rename, …) compiles the document's current text if the check has not yet: it never waits for
  *   the cross-file check, and a compile is never done twice for one text (the project caches it by hash).
  */
@@ -68,6 +68,26 @@ interface ProjectState {
   readonly published: Map<string, string>;
   running: Promise<void> | null;
   again: boolean;
+  /** When the last change came (performance.now()). */
+  lastChange: number;
+}
+
+/** How long the keys must pause, while changes keep coming, before the next check. */
+const TYPING_PAUSE_MS = 40;
+
+/**
+ * Lets the messages waiting on stdin be read and handled (the JSON-RPC library handles one per turn of the event
+ * loop; a millisecond is hundreds of turns), so that the changes already sent are seen before the next check.
+ */
+function drain(): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, 1));
+}
+
+/** Resolves once no change has come for `TYPING_PAUSE_MS`. */
+async function quiet(state: ProjectState): Promise<void> {
+  for (let wait = TYPING_PAUSE_MS; wait > 0; wait = state.lastChange + TYPING_PAUSE_MS - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }
 
 export function createWorkspace(options: WorkspaceOptions): Workspace {
@@ -87,7 +107,16 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     const key = source ? `project\0${located.layout.sopsDir}` : `alone\0${path}`;
     let state = projects.get(key);
     if (state === undefined) {
-      state = { project: probe, disk: null, watch: null, documents: new Set(), published: new Map(), running: null, again: false };
+      state = {
+        project: probe,
+        disk: null,
+        watch: null,
+        documents: new Set(),
+        published: new Map(),
+        running: null,
+        again: false,
+        lastChange: 0,
+      };
       projects.set(key, state);
       if (source) startWatching(state);
     }
@@ -119,14 +148,15 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   };
 
   const schedule = (state: ProjectState) => {
+    state.lastChange = performance.now();
     if (state.running !== null) {
       state.again = true;
       return;
     }
     state.running = (async () => {
+      // Let the changes already on their way arrive first: they are folded into this check.
+      await drain();
       do {
-        // Let the changes already on their way arrive first: they are folded into this check.
-        await new Promise((resolve) => setImmediate(resolve));
         state.again = false;
         try {
           await check(state);
@@ -135,6 +165,10 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
             `sop lsp: internal error while checking (the server goes on): ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
           );
         }
+        // A check holds the thread: the changes sent meanwhile are read now. If there are some, the author is
+        // typing: check again once the keys pause.
+        await drain();
+        if (state.again) await quiet(state);
       } while (state.again);
       state.running = null;
     })();
