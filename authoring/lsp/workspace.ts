@@ -154,8 +154,8 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       return;
     }
     state.running = (async () => {
-      // Let the changes already on their way arrive first: they are folded into this check.
-      await drain();
+      // The change notifications handled in this turn of the event loop are folded into this check.
+      await new Promise((resolve) => setImmediate(resolve));
       do {
         state.again = false;
         try {

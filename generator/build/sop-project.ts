@@ -8,7 +8,7 @@
  * The folders come from the caller (the CLI resolves them from `sop.config.json` and its flags). The cache belongs
  * to the project object, never to the process, and holds one version of each file the last build or check saw.
  */
-import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
+import type { SopBundle } from '../../contract/compiled-sop.js';
 import { hashSource } from '../../contract/source-hash.js';
 import { buildProject, type ProjectBuild } from '../build-project.js';
 import { checkProject } from '../check/check-project.js';
@@ -16,8 +16,8 @@ import { compileInParallel } from '../compile-in-parallel.js';
 import type { CompiledFile } from '../compile-sop.js';
 import { compareDiagnostics, type Diagnostic, hasErrors, internalErrorDiagnostic } from '../diagnostics/diagnostic.js';
 import type { PrintedFiles } from '../emit-while-compiling.js';
-import { budgetDiagnosticsOf, withinFileCap } from './budget-diagnostics.js';
-import { compiledAgentOf } from './compiled-agent.js';
+import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from './budget-diagnostics.js';
+import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
 import type { DocumentBuild } from './compile-document.js';
 import { isProjectSource, type ProjectLayout, type ProjectSource, projectFileOf, projectPathOf, readSources } from './read-sources.js';
 
@@ -56,6 +56,8 @@ interface Cached {
 export function openProject(layout: ProjectLayout): SopProject {
   const cache = new Map<string, Cached>();
   const printed: PrintedFiles = new WeakMap();
+  const facts = new WeakMap<CompiledFile, FileFacts>();
+  const tokenCounts = tokenCountCache();
   const reuse = (file: string, sourceHash: string) => {
     const hit = cache.get(file);
     return hit?.sourceHash === sourceHash ? hit.compiled : undefined;
@@ -89,7 +91,7 @@ export function openProject(layout: ProjectLayout): SopProject {
       const fresh = await compileInParallel(sources.filter((_, i) => reused[i] === undefined));
       const compiled = reused.map((r) => r ?? fresh.shift()!);
       remember(sources, compiled);
-      return { compiled: new Map(compiled.map((c) => [c.file, c])), diagnostics: await diagnosticsOf(compiled) };
+      return { compiled: new Map(compiled.map((c) => [c.file, c])), diagnostics: await diagnosticsOf(compiled, facts, tokenCounts) };
     },
 
     async build(sources, options = {}) {
@@ -103,28 +105,52 @@ export function openProject(layout: ProjectLayout): SopProject {
   };
 }
 
+/** What a check derives from one compiled file alone: its agent and its token budget's diagnostics. */
+interface FileFacts {
+  /** The agent it compiles to; null when it has errors of its own. */
+  readonly agent: CompiledAgent | null;
+  /** Its budget's diagnostics, once asked for (only for a file emitted in the build). */
+  budget?: readonly Diagnostic[];
+}
+
 /**
  * Each file's diagnostics as `buildProject` reports them, without emitting: its own, the cross-file checks', and the
  * token budget of a file without errors, measured on its agent compiled in memory (the data the bundle would hold).
+ * What depends on one file alone is kept per compiled file (`facts`), so a check after one edit derives it for that
+ * file only; the cross-file checks run every time.
  */
-async function diagnosticsOf(compiled: readonly CompiledFile[]): Promise<Map<string, readonly Diagnostic[]>> {
+async function diagnosticsOf(
+  compiled: readonly CompiledFile[],
+  facts: WeakMap<CompiledFile, FileFacts>,
+  tokenCounts: TokenCountCache,
+): Promise<Map<string, readonly Diagnostic[]>> {
   const projectDiagnostics = checkProject(compiled.flatMap((c) => (c.model ? [c.model] : [])));
   const failing = new Set(projectDiagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
-  const agents: { model: NonNullable<CompiledFile['model']>; sop: CompiledSop | null }[] = [];
-  const internal = new Map<string, Diagnostic>();
-  for (const c of compiled) {
-    if (c.model === null || hasErrors(c.diagnostics) || failing.has(c.file)) continue;
-    const agent = compiledAgentOf(c);
-    if (agent.ok) agents.push({ model: c.model, sop: agent.sop });
-    else if (agent.error !== null) internal.set(c.file, internalErrorDiagnostic(c.file, agent.error));
-  }
-  const budgets = await budgetDiagnosticsOf(agents);
+  const factsOf = (c: CompiledFile): FileFacts => {
+    let known = facts.get(c);
+    if (known === undefined) {
+      known = { agent: c.model === null || hasErrors(c.diagnostics) ? null : compiledAgentOf(c) };
+      facts.set(c, known);
+    }
+    return known;
+  };
+  const emitted = compiled.filter((c) => !failing.has(c.file) && factsOf(c).agent?.ok === true);
+  const unmeasured = emitted.filter((c) => factsOf(c).budget === undefined);
+  const budgets = await budgetDiagnosticsOf(
+    unmeasured.flatMap((c) => {
+      const agent = factsOf(c).agent;
+      return c.model !== null && agent?.ok === true ? [{ model: c.model, sop: agent.sop }] : [];
+    }),
+    tokenCounts,
+  );
+  for (const c of unmeasured) factsOf(c).budget = budgets.get(c.file) ?? [];
   return new Map(
     compiled.map((c) => {
-      const own = withinFileCap(c.diagnostics, budgets.get(c.file) ?? []);
+      const { agent, budget } = factsOf(c);
+      const own = withinFileCap(c.diagnostics, !failing.has(c.file) && agent?.ok === true ? (budget ?? []) : []);
       const across = projectDiagnostics.filter((d) => d.file === c.file);
-      const failure = internal.get(c.file);
-      return [c.file, [...own, ...across, ...(failure ? [failure] : [])].sort(compareDiagnostics)];
+      const failure = agent !== null && !agent.ok && agent.error !== null ? [internalErrorDiagnostic(c.file, agent.error)] : [];
+      return [c.file, [...own, ...across, ...failure].sort(compareDiagnostics)];
     }),
   );
 }
