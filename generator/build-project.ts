@@ -18,7 +18,7 @@ import { hashSource } from '../contract/source-hash.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
-import { budgetDiagnosticsOf, withinFileCap } from './build/budget-diagnostics.js';
+import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './build/budget-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
@@ -83,10 +83,10 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
         )
       : [];
   const failedAgents = [...new Set([...failed.flatMap((c) => (c.model ? [c.model.agent] : [])), ...carried.map((sop) => sop.meta.agent)])];
-  const bundle = plannedBundle(outputs);
-  const budgets = await budgetDiagnosticsOf(
-    emitted.flatMap((c) => (c.model === null ? [] : [{ model: c.model, sop: bundledAgent(bundle, c.model.agent) }])),
-  );
+  // Budgets are measured on the planned bundle, read back only when some SOP declares one.
+  const budgeted = emitted.flatMap((c) => (c.model !== null && hasTokenBudget(c.model) ? [c.model] : []));
+  const bundle = budgeted.length > 0 ? plannedBundle(outputs) : null;
+  const budgets = await budgetDiagnosticsOf(budgeted.map((model) => ({ model, sop: bundledAgent(bundle, model.agent) })));
   const diagnostics = [
     ...compiled.flatMap((c) => withinFileCap(c.diagnostics, budgets.get(c.file) ?? [])),
     ...projectDiagnostics,

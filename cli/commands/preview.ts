@@ -14,12 +14,12 @@ import { locateProject } from '../config.js';
 const DEFAULT_PORT = 3939;
 
 export async function runPreview(args: readonly string[]): Promise<number> {
-  let values: { port?: string; sops?: string; open?: boolean };
+  let values: { port?: string; open?: boolean };
   let positionals: string[];
   try {
     ({ values, positionals } = parseArgs({
       args: [...args],
-      options: { port: { type: 'string' }, sops: { type: 'string' }, open: { type: 'boolean', default: false } },
+      options: { port: { type: 'string' }, open: { type: 'boolean', default: false } },
       allowPositionals: true,
     }));
   } catch (error) {
@@ -31,7 +31,7 @@ export async function runPreview(args: readonly string[]): Promise<number> {
     process.stderr.write('Usage: sop preview [FILE] [--port N] [--open]\n');
     return 2;
   }
-  const located = locateProject(process.cwd(), { sops: values.sops });
+  const located = locateProject(process.cwd(), {});
   if (!located.ok) {
     process.stderr.write(`sop preview: ${located.error}\n`);
     return 2;
