@@ -346,6 +346,25 @@ describe('completion, quick fixes, outline', () => {
     client.close(path);
   });
 
+  it('completes node ids in policies and escalate_to, and policy keys', async () => {
+    const retail = repo(RETAIL);
+    const helpdesk = repo(HELPDESK);
+    for (const [name, text] of [
+      [RETAIL, retail],
+      [HELPDESK, helpdesk],
+    ] as const) {
+      if (!client.published.some((p) => p.uri === client.uri(file(name)) && p.version !== undefined)) await client.open(file(name), text);
+      await client.diagnostics(file(name));
+    }
+    const passes = await client.completion(file(RETAIL), at(retail, '    passes: AUTH\n', 0, '    passes: AUTH'.length));
+    expect(passes.map((i) => i.label)).toEqual(expect.arrayContaining(['AUTH', 'ROUTE', 'DO_CANCEL']));
+    const escalation = await client.completion(file(HELPDESK), at(helpdesk, 'escalate_to: SECURITY_HOLD', 0, 'escalate_to: SEC'.length));
+    expect(escalation.map((i) => i.label)).toContain('SECURITY_HOLD');
+    const keys = await client.completion(file(RETAIL), at(retail, '    passes: AUTH\n', 0, 4));
+    // description and every_path_to are written; passes is the key on this line, being retyped.
+    expect(keys.map((i) => i.label)).toEqual(['passes', 'confirmation', 'severity']);
+  });
+
   it('offers the remediation as a quick fix, and the fixed text compiles without it', async () => {
     const path = file('broken.md');
     const published = await client.diagnostics(path, 1);
