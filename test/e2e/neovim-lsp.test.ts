@@ -6,7 +6,7 @@
  * (`.ci/run` does).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -109,6 +109,8 @@ describe('sop lsp in Neovim', () => {
         SOP_RESULT: resultFile,
       },
     });
+    if (!existsSync(resultFile))
+      throw new Error(`Neovim wrote no result (status ${run.status}, ${run.signal ?? 'no signal'}):\n${run.stdout}\n${run.stderr}`);
     const result = JSON.parse(readFileSync(resultFile, 'utf8')) as { problem?: string; before: NvimDiagnostic[]; after: NvimDiagnostic[] };
     expect(result.problem, `${run.stdout}\n${run.stderr}`).toBeUndefined();
     expect(result.before).toEqual([
