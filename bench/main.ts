@@ -29,6 +29,7 @@ import { httpRow } from './rows/http.js';
 import { idleRunsRow } from './rows/idle-runs.js';
 import { idleSessionsRow } from './rows/idle-sessions.js';
 import { loadGraphRow } from './rows/load-graph.js';
+import { lspRow } from './rows/lsp.js';
 import { policiesRow } from './rows/policies.js';
 import { postgresLatencyRow } from './rows/postgres-latency.js';
 import { postgresScaleRow } from './rows/postgres-scale.js';
@@ -51,6 +52,7 @@ const ROWS: readonly BenchRow[] = [
   postgresScaleRow,
   policiesRow,
   gatewayRow,
+  lspRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

@@ -2,8 +2,9 @@
 /**
  * The `sop` command line: `init` (set an app up), `build` (compile the SOPs into typed modules and the bundle),
  * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server), `bundle` (write
- * the one-file server), `runs` (the runs in a store and their audit logs), `paths` (an agent's golden paths)
- * and `replay` (check a finished conversation against its SOP). Each command lives in its own
+ * the one-file server), `runs` (the runs in a store and their audit logs), `paths` (an agent's golden paths),
+ * `replay` (check a finished conversation against its SOP), and the authoring tools `lsp` (the language server)
+ * and `preview` (the live page). Each command lives in its own
  * module and is imported only when chosen, so `serve` never loads the compiler and a no-op `build` never loads
  * ts-morph.
  *
@@ -46,6 +47,11 @@ Commands:
   replay FILE      Check a finished conversation (an audit log, or chat messages with tool calls) against its SOP;
                    exit 0 pass, 1 fail
       --agent NAME      --format text|json
+  lsp              The language server for SOP files, on stdin/stdout (diagnostics, hover, go to definition,
+                   references, rename, completion, quick fixes, outline): point your editor's LSP client at it
+  preview [FILE]   A local page that draws the SOP as you save it: the flowchart with its diagnostics, node
+                   details, and a walk through goto_node (default: the first SOP)
+      --port N          (default 3939; 0 picks a free one)   --open   also open it in the browser
 `;
 
 async function main(argv: readonly string[]): Promise<number> {
@@ -67,6 +73,10 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/paths.js')).runPaths(rest);
     case 'replay':
       return (await import('./commands/replay.js')).runReplay(rest);
+    case 'lsp':
+      return (await import('./commands/lsp.js')).runLsp(rest);
+    case 'preview':
+      return (await import('./commands/preview.js')).runPreview(rest);
     case undefined:
     case '-h':
     case '--help':

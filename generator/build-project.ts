@@ -8,17 +8,20 @@
  * printed as soon as it has compiled (`emit-while-compiling.ts`); when the SOPs compile on worker threads,
  * this thread loads the emitter (~300 ms) and prints while they work. SOPs that declare a `token_budget` are
  * measured against it last, on the compiled answers (the tokenizer is loaded only then).
+ *
+ * Incremental on request: a caller that keeps the files it compiled before (`reuse`) and the files it printed for
+ * them (`printed`) gets an unchanged SOP neither compiled nor printed again (`generator/build/` does, for
+ * `sop build --watch`, the language server and the preview).
  */
 import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
-import { entryOf } from '../contract/name-table.js';
+import { hashSource } from '../contract/source-hash.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
-import { BoundedDiagnostics } from './diagnostics/bounded-diagnostics.js';
+import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './build/budget-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
-import { type AgentFiles, emitWhileCompiling } from './emit-while-compiling.js';
+import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
-import type { SopModel } from './model/sop-model.js';
 import type { GeneratedFile } from './emit/emit-project.js';
 import { BUNDLE_PATH } from './emit/bundle-plan.js';
 
@@ -44,12 +47,22 @@ export interface ProjectBuild {
 export interface BuildOptions {
   /** The bundle of the previous build, if any: failed SOPs keep their last good entry from it. */
   readonly previous?: SopBundle | null;
+  /** A file compiled before from the same text (same `file` and `sourceHash`), to use instead of compiling it again. */
+  readonly reuse?: (file: string, sourceHash: string) => CompiledFile | undefined;
+  /** Each SOP's own printed files, kept by the caller across builds (keyed by the compiled file, so reuse finds them). */
+  readonly printed?: PrintedFiles;
 }
 
 export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
-  const emitting = emitWhileCompiling({ preload: workerThreadsFor(sources.length) > 0 });
-  const sorted = [...sources].sort((a, b) => (a.file < b.file ? -1 : 1));
-  const compiled = await compileInParallel(sorted, emitting.add);
+  const sorted = [...sources]
+    .sort((a, b) => (a.file < b.file ? -1 : 1))
+    .map((s) => ({ ...s, sourceHash: s.sourceHash ?? hashSource(s.raw) }));
+  const reused = sorted.map((s) => options.reuse?.(s.file, s.sourceHash));
+  const jobs = sorted.filter((_, i) => reused[i] === undefined);
+  const emitting = emitWhileCompiling({ preload: workerThreadsFor(jobs.length) > 0, printed: options.printed });
+  for (const r of reused) if (r !== undefined) emitting.add(r);
+  const fresh = await compileInParallel(jobs, emitting.add);
+  const compiled = reused.map((r) => r ?? fresh.shift()!);
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
   const projectDiagnostics = checkProject(models);
   const fileHasErrors = (c: CompiledFile) =>
@@ -70,7 +83,10 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
         )
       : [];
   const failedAgents = [...new Set([...failed.flatMap((c) => (c.model ? [c.model.agent] : [])), ...carried.map((sop) => sop.meta.agent)])];
-  const budgets = await budgetDiagnosticsOf(emitted, outputs);
+  // Budgets are measured on the planned bundle, read back only when some SOP declares one.
+  const budgeted = emitted.flatMap((c) => (c.model !== null && hasTokenBudget(c.model) ? [c.model] : []));
+  const bundle = budgeted.length > 0 ? plannedBundle(outputs) : null;
+  const budgets = await budgetDiagnosticsOf(budgeted.map((model) => ({ model, sop: bundledAgent(bundle, model.agent) })));
   const diagnostics = [
     ...compiled.flatMap((c) => withinFileCap(c.diagnostics, budgets.get(c.file) ?? [])),
     ...projectDiagnostics,
@@ -79,52 +95,18 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
   return { compiled, diagnostics, outputs, complete: failed.length === 0, failedAgents };
 }
 
+/** The bundle among the planned outputs, or null when the build plans none. */
+export function plannedBundle(outputs: readonly GeneratedFile[]): SopBundle | null {
+  const file = outputs.find((f) => f.path === BUNDLE_PATH);
+  return file === undefined ? null : (JSON.parse(file.content) as SopBundle);
+}
+
+function bundledAgent(bundle: SopBundle | null, agent: string): CompiledSop | null {
+  return bundle !== null && Object.hasOwn(bundle.agents, agent) ? (bundle.agents[agent] ?? null) : null;
+}
+
 /** The previous bundle's entries for the SOP files that failed this build: their last good version. */
 function carriedAgents(previous: SopBundle | null, failedFiles: ReadonlySet<string>): CompiledSop[] {
   if (previous === null) return [];
   return Object.values(previous.agents).filter((sop) => failedFiles.has(sop.sourceFile));
-}
-
-/**
- * SOP057 for the emitted SOPs that declare a `token_budget`, measured on the bundle the build planned; SOP058 at the
- * budget when the optional tokenizer is not installed, so a budget is never silently unchecked.
- */
-async function budgetDiagnosticsOf(
-  emitted: readonly CompiledFile[],
-  outputs: readonly GeneratedFile[],
-): Promise<Map<string, readonly Diagnostic[]>> {
-  const hasLimit = (b: SopModel['tokenBudget']) => b !== null && (b.nodePrompt ?? b.systemPrompt ?? b.gotoAnswer) !== null;
-  const budgeted = emitted.flatMap((c) => (c.model !== null && hasLimit(c.model.tokenBudget) ? [c.model] : []));
-  const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
-  if (budgeted.length === 0 || bundleFile === undefined) return new Map();
-  const bundle = JSON.parse(bundleFile.content) as SopBundle;
-  const [{ loadTokenCounter }, { budgetDiagnostics, uncheckedBudgetDiagnostic }] = await Promise.all([
-    import('./analyze/token-counter.js'),
-    import('./analyze/token-budgets.js'),
-  ]);
-  const counter = await loadTokenCounter();
-  return new Map(
-    budgeted.map((model) => {
-      if (!counter.ok) return [model.file, [uncheckedBudgetDiagnostic(model, counter.error)]];
-      const sop = entryOf(bundle.agents, model.agent);
-      // Measuring runs the runtime's own answers: a bug met there fails this file's check, not the whole build.
-      try {
-        return [model.file, sop === undefined ? [] : budgetDiagnostics(model, sop, counter.count)];
-      } catch (error) {
-        return [model.file, [internalErrorDiagnostic(model.file, error)]];
-      }
-    }),
-  );
-}
-
-/**
- * A file's diagnostics with the build's own (token budgets, found after compiling) under the same per-file cap: a
- * budget a 500-node SOP overruns everywhere is 1,000 warnings otherwise. A file already over the cap (its SOP091
- * counts what it dropped) shows none of them, as it would show no more of its own.
- */
-function withinFileCap(found: readonly Diagnostic[], added: readonly Diagnostic[]): readonly Diagnostic[] {
-  if (added.length === 0 || found.some((d) => d.code === 'SOP091')) return found;
-  const bounded = new BoundedDiagnostics();
-  bounded.push(...found, ...added);
-  return bounded.result();
 }

@@ -4,6 +4,9 @@
  * becomes an internal-error diagnostic (SOP090) for this file alone, so one file can never take the build down.
  * Emitting is separate (`emit/`), because it needs every SOP of the project (index, registry) and because a file
  * with errors must not be emitted at all.
+ *
+ * `compileSopWithSyntax` also hands back the parse (`ParsedSop`: every occurrence of every node id, the YAML with its
+ * positions), which editors query; it holds functions, so it never crosses a worker thread: `compileSop` drops it.
  */
 import { checkSop } from './check/check-sop.js';
 import { BoundedDiagnostics } from './diagnostics/bounded-diagnostics.js';
@@ -12,7 +15,7 @@ import { LIMITS } from './limits.js';
 import { buildModel } from './model/build-model.js';
 import { deriveGraphFacts } from './model/graph-facts.js';
 import type { GraphFacts, SopModel } from './model/sop-model.js';
-import { parseSop } from './parse/parse-sop.js';
+import { type ParsedSop, parseSop } from './parse/parse-sop.js';
 import { hashSource } from '../contract/source-hash.js';
 
 export interface CompiledFile {
@@ -25,7 +28,20 @@ export interface CompiledFile {
 }
 
 export function compileSop(file: string, raw: string, sourceHash: string = hashSource(raw)): CompiledFile {
-  const failed = (diagnostic: Diagnostic): CompiledFile => ({ file, sourceHash, model: null, facts: null, diagnostics: [diagnostic] });
+  return compileSopWithSyntax(file, raw, sourceHash).compiled;
+}
+
+/** A compiled file and the parse it was modelled from (null when the file was refused before parsing, or the compiler failed). */
+export interface CompiledSyntax {
+  readonly compiled: CompiledFile;
+  readonly parsed: ParsedSop | null;
+}
+
+export function compileSopWithSyntax(file: string, raw: string, sourceHash: string = hashSource(raw)): CompiledSyntax {
+  const failed = (diagnostic: Diagnostic): CompiledSyntax => ({
+    compiled: { file, sourceHash, model: null, facts: null, diagnostics: [diagnostic] },
+    parsed: null,
+  });
   if (raw.length > LIMITS.fileCharacters) {
     return failed(
       diagnosticAt(
@@ -38,10 +54,11 @@ export function compileSop(file: string, raw: string, sourceHash: string = hashS
   }
   try {
     const diagnostics = new BoundedDiagnostics();
-    const model = buildModel(parseSop(file, raw, diagnostics), sourceHash, diagnostics);
+    const parsed = parseSop(file, raw, diagnostics);
+    const model = buildModel(parsed, sourceHash, diagnostics);
     const facts = model ? deriveGraphFacts(model) : null;
     if (model && facts) checkSop(model, facts, diagnostics);
-    return { file, sourceHash, model, facts, diagnostics: diagnostics.result() };
+    return { compiled: { file, sourceHash, model, facts, diagnostics: diagnostics.result() }, parsed };
   } catch (error) {
     return failed(internalErrorDiagnostic(file, error));
   }

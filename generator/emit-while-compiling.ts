@@ -8,7 +8,8 @@
  * does not ask for its files. An emitter failure (a compiler bug) is kept with its SOP and reported by `agentFiles`
  * as that SOP's failure, so the build fails that file alone (SOP090) and emits the others.
  * The emitter (ts-morph) is loaded on the first SOP without errors, or up front with `preload` (when the SOPs
- * compile on other threads, this one is free to load it meanwhile).
+ * compile on other threads, this one is free to load it meanwhile). A caller that keeps `printed` across builds
+ * gets the files of a compiled file it hands over again without printing them again.
  */
 import type { CompiledSop } from '../contract/compiled-sop.js';
 import type { CompiledFile } from './compile-sop.js';
@@ -26,13 +27,18 @@ export interface EmitWhileCompiling {
   readonly projectFiles: (emitted: readonly CompiledFile[], carried: readonly CompiledSop[]) => Promise<GeneratedFile[]>;
 }
 
+/** The files printed for each compiled SOP, or the emitter's failure on it. */
+export type PrintedFiles = Pick<WeakMap<CompiledFile, GeneratedFile[] | { readonly error: unknown }>, 'get' | 'has' | 'set'>;
+
 export interface AgentFiles {
   readonly printed: readonly { readonly compiled: CompiledFile; readonly files: readonly GeneratedFile[] }[];
   readonly failed: readonly { readonly compiled: CompiledFile; readonly error: unknown }[];
 }
 
-export function emitWhileCompiling(options: { readonly preload?: boolean } = {}): EmitWhileCompiling {
-  const printed = new Map<CompiledFile, GeneratedFile[] | { readonly error: unknown }>();
+export function emitWhileCompiling(
+  options: { readonly preload?: boolean; readonly printed?: PrintedFiles | undefined } = {},
+): EmitWhileCompiling {
+  const printed: PrintedFiles = options.printed ?? new Map();
   const waiting: CompiledFile[] = [];
   let emitter: Emitter | undefined;
   let loading: Promise<Emitter> | undefined;
@@ -57,7 +63,7 @@ export function emitWhileCompiling(options: { readonly preload?: boolean } = {})
 
   return {
     add(compiled) {
-      if (compiled.model === null || hasErrors(compiled.diagnostics)) return;
+      if (compiled.model === null || hasErrors(compiled.diagnostics) || printed.has(compiled)) return;
       if (emitter) print(emitter, compiled);
       else {
         waiting.push(compiled);

@@ -1,4 +1,4 @@
-// Transpiles the toolkit's TypeScript (contract/, cli/, generator/, runtime/, testing/, bench/, demo/, fuzz/, examples/retail-tools/, and test/support/, whose
+// Transpiles the toolkit's TypeScript (authoring/, contract/, cli/, generator/, runtime/, testing/, bench/, demo/, fuzz/, examples/retail-tools/, and test/support/, whose
 // engine harness the bench shares with the tests) to dist/ with esbuild.
 // Why: Node 20 cannot run .ts, and a server or a no-op `build:sops` should start at Node's own speed,
 // not pay for a TypeScript loader. Type-checking is tsc's job (`npm run typecheck`); this only strips types.
@@ -7,19 +7,31 @@ import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync, rmSync
 import { join, dirname, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
-import { buildPage, PAGE_CLIENT } from './build-page.mjs';
+import { buildPage, PAGE_CLIENT, PREVIEW_CLIENT } from './build-page.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
-const roots = ['contract', 'cli', 'generator', 'runtime', 'testing', 'bench', 'demo', 'fuzz', 'test/support', 'examples/retail-tools'];
+const roots = [
+  'authoring',
+  'contract',
+  'cli',
+  'generator',
+  'runtime',
+  'testing',
+  'bench',
+  'demo',
+  'fuzz',
+  'test/support',
+  'examples/retail-tools',
+];
 
 function* walk(dir) {
   if (!existsSync(dir)) return;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = join(dir, entry.name);
-    // The page's browser script is bundled on its own (build-page.mjs), not transpiled for Node.
+    // The pages' browser scripts are bundled on their own (build-page.mjs), not transpiled for Node.
     if (entry.isDirectory()) {
-      if (relative(root, p) !== PAGE_CLIENT) yield* walk(p);
+      if (relative(root, p) !== PAGE_CLIENT && relative(root, p) !== PREVIEW_CLIENT) yield* walk(p);
     } else if (entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts')) yield p;
   }
 }

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { compileSop } from '../../generator/compile-sop.js';
+import { compileDocument } from '../../generator/build/compile-document.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { hashSource } from '../../contract/source-hash.js';
 
@@ -23,7 +23,7 @@ export async function runInspect(args: readonly string[]): Promise<number> {
     return 2;
   }
   const file = relative(process.cwd(), resolve(target)).split(sep).join('/');
-  const compiled = compileSop(file, bytes.toString('utf8'), hashSource(bytes));
+  const { compiled } = compileDocument(file, bytes.toString('utf8'), hashSource(bytes));
   const { model, facts } = compiled;
   const view = {
     file,

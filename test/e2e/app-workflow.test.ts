@@ -15,9 +15,11 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, r
 import { createRequire } from 'node:module';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../generator/write/compare-outputs.js';
+import { startLspClient } from '../support/lsp-client.js';
 import { CLI, PROJECT_ROOT } from '../support/run-cli.js';
 import { call, explain, run, withHttpServer, withStdioServer } from './app-process.js';
 
@@ -165,6 +167,27 @@ describe('an app that installs the packed toolkit', () => {
     expect(readFileSync(sop('generated', 'invoice_desk', 'ids.ts'), 'utf8')).toMatch(/Regenerate: npm run build:sops/);
     const check = run('npm', ['run', '-s', 'check:sops'], app);
     expect(check.code, explain(check)).toBe(0);
+  });
+
+  it('runs the language server from the installed package: the diagnostics of an edited SOP, and a hover', async () => {
+    const client = await startLspClient(app, sop('node_modules', 'sop-toolkit', 'dist', 'cli', 'main.js'));
+    try {
+      const path = sop('sops', 'invoice_desk.md');
+      await client.open(path, INVOICE_SOP.replace('### EXPLAIN', '### EXPLAINN'));
+      const [diagnostic] = await client.diagnostics(path, 1);
+      expect(diagnostic).toMatchObject({ code: 'SOP020', message: expect.stringContaining('Did you mean `EXPLAIN`?') });
+      // The code links to the format's documentation the package ships.
+      expect(diagnostic?.codeDescription?.href).toBe(
+        `${pathToFileURL(sop('node_modules', 'sop-toolkit', 'docs', 'sop-format.md')).href}#node-prompts`,
+      );
+      const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
+        textDocument: { uri: client.uri(path) },
+        position: { line: 14, character: 5 }, // FOUND, in `    FOUND -->|yes| EXPLAIN`
+      });
+      expect(hover.contents.value).toContain('**FOUND** · `rhombus`');
+    } finally {
+      expect(await client.stop()).toBe(0);
+    }
   });
 
   it('type-checks app code that imports the generated machine and its typed ids, and the runtime API', () => {
@@ -356,7 +379,9 @@ process.stdout.write(JSON.stringify(report));
   it('serves with the compiler’s packages deleted: serving never loads them', async () => {
     const removed = join(work, 'removed');
     mkdirSync(removed);
-    for (const name of ['ts-morph', '@ts-morph', 'remark-parse', 'unified', 'yaml', 'esbuild', '@esbuild', 'typescript']) {
+    const compiler = ['ts-morph', '@ts-morph', 'remark-parse', 'unified', 'yaml', 'esbuild', '@esbuild', 'typescript'];
+    // And the language server's: only `sop lsp` loads them.
+    for (const name of [...compiler, 'vscode-languageserver', 'vscode-languageserver-protocol', 'vscode-jsonrpc']) {
       if (existsSync(sop('node_modules', name))) renameSync(sop('node_modules', name), join(removed, name.replace('/', '+')));
     }
     // The removal is real: compiling now fails.

@@ -48,7 +48,7 @@ describe('what the server is made of', () => {
         .map((target) => `${relative(PROJECT_ROOT, file)} → ${target}`),
     );
     expect(dynamic).toEqual([
-      'runtime/tools/inspect/validate-view.ts → generator/compile-sop.js',
+      'runtime/tools/inspect/validate-view.ts → generator/build/compile-document.js',
       'runtime/tools/inspect/validate-view.ts → generator/diagnostics/render-json.js',
     ]);
   });

@@ -2,7 +2,9 @@
  * `inspect` view `validate`: checks SOP markdown passed inline with the real compiler (parse → model → check,
  * every rule of the format) and answers seed 003's standard validation result, the same JSON as
  * `sop build --format json`: status pass | warning | fail, a message, details with code, severity, message,
- * line, column and remediation, and metadata. Nothing is written and nothing is read from disk.
+ * line, column and remediation, and metadata. It compiles through the build API's `compileDocument`, as the
+ * language server does, so the text compiles exactly as a file of that name would. Nothing is written and nothing
+ * is read from disk.
  *
  * The runtime never imports the compiler statically: it is loaded here, on the first call, with a dynamic
  * import (parsing markdown needs unified, remark and yaml, which a server otherwise never loads). A server that
@@ -59,7 +61,7 @@ export const validateView: RunlessView = {
       });
     }
     const started = performance.now();
-    const compiled = compiler.compileSop(file, input.markdown ?? '');
+    const { compiled } = compiler.compileDocument(file, input.markdown ?? '');
     const result: ValidationResult = compiler.toValidationResult(compiled.diagnostics, {
       seconds: (performance.now() - started) / 1000,
       scope: `sop:${file}`,
@@ -72,9 +74,9 @@ export const validateView: RunlessView = {
 };
 
 async function loadCompiler() {
-  const [{ compileSop }, { toValidationResult }] = await Promise.all([
-    import('../../../generator/compile-sop.js'),
+  const [{ compileDocument }, { toValidationResult }] = await Promise.all([
+    import('../../../generator/build/compile-document.js'),
     import('../../../generator/diagnostics/render-json.js'),
   ]);
-  return { compileSop, toValidationResult };
+  return { compileDocument, toValidationResult };
 }

@@ -1,0 +1,156 @@
+/**
+ * A SOP project opened for building: its folders, its sources, and what it compiled before. Every front end builds
+ * through it — `sop build` (and `--check`, `--watch`), the language server, the preview — and the server's validate
+ * view compiles through `compileDocument`, so a file compiles the same everywhere: an editor's unsaved buffer exactly
+ * as the saved file would, positions included. A file whose text did not change is not compiled again, and its
+ * generated files are not printed again.
+ *
+ * The folders come from the caller (the CLI resolves them from `sop.config.json` and its flags). The cache belongs
+ * to the project object, never to the process, and holds one version of each file the last build or check saw.
+ */
+import type { SopBundle } from '../../contract/compiled-sop.js';
+import { hashSource } from '../../contract/source-hash.js';
+import { buildProject, type ProjectBuild } from '../build-project.js';
+import { checkProject } from '../check/check-project.js';
+import { compileInParallel } from '../compile-in-parallel.js';
+import type { CompiledFile } from '../compile-sop.js';
+import { compareDiagnostics, type Diagnostic, hasErrors, internalErrorDiagnostic } from '../diagnostics/diagnostic.js';
+import type { PrintedFiles } from '../emit-while-compiling.js';
+import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from './budget-diagnostics.js';
+import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
+import type { DocumentBuild } from './compile-document.js';
+import { isProjectSource, type ProjectLayout, type ProjectSource, projectFileOf, projectPathOf, readSources } from './read-sources.js';
+
+/** Every source checked: each file's diagnostics as `sop build` reports them, without emitting anything. */
+export interface ProjectCheck {
+  readonly compiled: ReadonlyMap<string, CompiledFile>;
+  /** Per project path: its own diagnostics, the cross-file checks' and its token budget's, in source order. */
+  readonly diagnostics: ReadonlyMap<string, readonly Diagnostic[]>;
+}
+
+export interface SopProject {
+  readonly layout: ProjectLayout;
+  /** The project path of an absolute path (`sops/x.md`). */
+  fileOf(path: string): string;
+  /** The absolute path of a project path. */
+  pathOf(file: string): string;
+  /** Whether an absolute path is one of the project's SOPs. */
+  isSource(path: string): boolean;
+  /** The sources on disk, sorted; `open` (project path → text) stands in for files an editor has unsaved. */
+  readSources(open?: ReadonlyMap<string, string>): ProjectSource[];
+  /** One document from its text, as the build compiles that file (with its parse, for editors). Loads the compiler. */
+  compileDocument(file: string, text: string): Promise<DocumentBuild>;
+  /** Every source compiled (unchanged ones reused) and checked across files, as the build would report them. */
+  check(sources: readonly ProjectSource[]): Promise<ProjectCheck>;
+  /** The build's plan: every output file, with the path fixtures when the layout asks for them. */
+  build(sources: readonly ProjectSource[], options?: { readonly previous?: SopBundle | null }): Promise<ProjectBuild>;
+}
+
+interface Cached {
+  readonly sourceHash: string;
+  readonly compiled: CompiledFile;
+  /** The parse, once an editor asked for it (files compiled on worker threads come back without it). */
+  document?: DocumentBuild;
+}
+
+export function openProject(layout: ProjectLayout): SopProject {
+  const cache = new Map<string, Cached>();
+  const printed: PrintedFiles = new WeakMap();
+  const facts = new WeakMap<CompiledFile, FileFacts>();
+  const tokenCounts = tokenCountCache();
+  const reuse = (file: string, sourceHash: string) => {
+    const hit = cache.get(file);
+    return hit?.sourceHash === sourceHash ? hit.compiled : undefined;
+  };
+  /** Keeps what these sources compiled to, and forgets files that are no longer sources. */
+  const remember = (sources: readonly ProjectSource[], compiled: readonly CompiledFile[]) => {
+    const files = new Set(sources.map((s) => s.file));
+    for (const file of cache.keys()) if (!files.has(file)) cache.delete(file);
+    for (const c of compiled) if (cache.get(c.file)?.compiled !== c) cache.set(c.file, { sourceHash: c.sourceHash, compiled: c });
+  };
+
+  return {
+    layout,
+    fileOf: (path) => projectFileOf(layout, path),
+    pathOf: (file) => projectPathOf(layout, file),
+    isSource: (path) => isProjectSource(layout, path),
+    readSources: (open) => readSources(layout, open),
+
+    async compileDocument(file, text) {
+      const sourceHash = hashSource(text);
+      const hit = cache.get(file);
+      if (hit?.sourceHash === sourceHash && hit.document !== undefined) return hit.document;
+      const { compileDocument } = await import('./compile-document.js');
+      const document = compileDocument(file, text, sourceHash);
+      cache.set(file, { sourceHash, compiled: document.compiled, document });
+      return document;
+    },
+
+    async check(sources) {
+      const reused = sources.map((s) => reuse(s.file, s.sourceHash));
+      const fresh = await compileInParallel(sources.filter((_, i) => reused[i] === undefined));
+      const compiled = reused.map((r) => r ?? fresh.shift()!);
+      remember(sources, compiled);
+      return { compiled: new Map(compiled.map((c) => [c.file, c])), diagnostics: await diagnosticsOf(compiled, facts, tokenCounts) };
+    },
+
+    async build(sources, options = {}) {
+      const build = await buildProject(sources, { previous: options.previous ?? null, reuse, printed });
+      remember(sources, build.compiled);
+      if (!layout.paths) return build;
+      const { pathFixtures } = await import('../analyze/path-fixtures.js');
+      const outputs = [...build.outputs, ...pathFixtures(build.outputs)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      return { ...build, outputs };
+    },
+  };
+}
+
+/** What a check derives from one compiled file alone: its agent and its token budget's diagnostics. */
+interface FileFacts {
+  /** The agent it compiles to; null when it has errors of its own. */
+  readonly agent: CompiledAgent | null;
+  /** Its budget's diagnostics, once asked for (only for a file emitted in the build). */
+  budget?: readonly Diagnostic[];
+}
+
+/**
+ * Each file's diagnostics as `buildProject` reports them, without emitting: its own, the cross-file checks', and the
+ * token budget of a file without errors, measured on its agent compiled in memory (the data the bundle would hold).
+ * What depends on one file alone is kept per compiled file (`facts`), so a check after one edit derives it for that
+ * file only; the cross-file checks run every time.
+ */
+async function diagnosticsOf(
+  compiled: readonly CompiledFile[],
+  facts: WeakMap<CompiledFile, FileFacts>,
+  tokenCounts: TokenCountCache,
+): Promise<Map<string, readonly Diagnostic[]>> {
+  const projectDiagnostics = checkProject(compiled.flatMap((c) => (c.model ? [c.model] : [])));
+  const failing = new Set(projectDiagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
+  const factsOf = (c: CompiledFile): FileFacts => {
+    let known = facts.get(c);
+    if (known === undefined) {
+      known = { agent: c.model === null || hasErrors(c.diagnostics) ? null : compiledAgentOf(c) };
+      facts.set(c, known);
+    }
+    return known;
+  };
+  const emitted = compiled.filter((c) => !failing.has(c.file) && factsOf(c).agent?.ok === true);
+  const unmeasured = emitted.filter((c) => factsOf(c).budget === undefined);
+  const budgets = await budgetDiagnosticsOf(
+    unmeasured.flatMap((c) => {
+      const agent = factsOf(c).agent;
+      return c.model !== null && agent?.ok === true ? [{ model: c.model, sop: agent.sop }] : [];
+    }),
+    tokenCounts,
+  );
+  for (const c of unmeasured) factsOf(c).budget = budgets.get(c.file) ?? [];
+  return new Map(
+    compiled.map((c) => {
+      const { agent, budget } = factsOf(c);
+      const own = withinFileCap(c.diagnostics, !failing.has(c.file) && agent?.ok === true ? (budget ?? []) : []);
+      const across = projectDiagnostics.filter((d) => d.file === c.file);
+      const failure = agent !== null && !agent.ok && agent.error !== null ? [internalErrorDiagnostic(c.file, agent.error)] : [];
+      return [c.file, [...own, ...across, ...failure].sort(compareDiagnostics)];
+    }),
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * The index of names, from the compiler's results: every place a node id is written, narrowed to the id itself
+ * (inside quotes, inside a `### ` heading), patterns left out; and, in a file too broken to model, what the parse
+ * still has (the flowchart's occurrences, the prompt headings).
+ */
+import { describe, expect, it } from 'vitest';
+import { sopDocument } from '../../../authoring/document/sop-document.js';
+import { compileDocument } from '../../../generator/build/compile-document.js';
+import { BASE_SOP } from '../../support/sop-text.js';
+
+const docOf = (text: string) => sopDocument('sops/demo.md', text, compileDocument('sops/demo.md', text));
+const written = (text: string, id: string) => {
+  const doc = docOf(text);
+  return (doc.index().nodes.get(id) ?? []).map((s) => [s.kind, doc.lines.textOf(s.span), s.span.start.line]);
+};
+
+describe('indexSop', () => {
+  it('finds every place a node id is written, each span exactly the id', () => {
+    const text = BASE_SOP.replace(
+      'tools: [lookup]\n---',
+      'tools: [lookup]\nhubs: ["ASK"]\npolicies:\n  asked:\n    every_path_to: DONE\n    passes: [ASK, A*]\n---',
+    );
+    expect(written(text, 'ASK')).toEqual([
+      ['declaration', 'ASK', 18],
+      ['hub', 'ASK', 5],
+      ['policy', 'ASK', 9],
+      ['flowchart', 'ASK', 19],
+      ['prompt', 'ASK', 24],
+    ]);
+  });
+
+  it('still indexes the flowchart and the prompts of a file whose frontmatter does not parse', () => {
+    const text = BASE_SOP.replace('version: "1.0"', 'version: [1');
+    const doc = docOf(text);
+    expect(doc.build.compiled.model).toBeNull();
+    expect([...doc.index().nodes.keys()]).toEqual(['START', 'ASK', 'DONE']);
+    expect(written(text, 'ASK').map(([kind]) => kind)).toEqual(['declaration', 'flowchart', 'prompt']);
+    expect(doc.index().siteAt({ line: 19, column: 5 })).toMatchObject({ name: 'ASK', kind: 'prompt' });
+  });
+});
