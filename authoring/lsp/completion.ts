@@ -86,6 +86,7 @@ export function completionsAt(
         if (ctx.parents.length === 0) return keys(FRONTMATTER_KEYS, ctx.siblings);
         if (top === 'token_budget' && ctx.parents.length === 1) return keys(NESTED_KEYS.get('token_budget'), ctx.siblings);
         if (top === 'policies' && ctx.parents.length === 2) return keys(NESTED_KEYS.get('policy'), ctx.siblings);
+        if (top === 'mcp_servers' && ctx.parents.length === 2) return keys(NESTED_KEYS.get('mcp_server'), ctx.siblings);
         if (top === 'policies' && ctx.parents.length === 3 && (selector === 'every_path_to' || selector === 'passes'))
           return keys(NESTED_KEYS.get('selector'), ctx.siblings);
         return [];

@@ -69,9 +69,10 @@ export const FRONTMATTER_KEYS: ReadonlyMap<string, KeyDoc> = new Map<string, Key
   [
     'mcp_servers',
     {
-      summary: 'Optional. The MCP servers holding the domain tools: each with a `name`, and a `url` or a `command` (with `args`).',
-      snippet: 'mcp_servers:\n  - name: ${1}\n    url: ${2}',
-      docs: 'frontmatter',
+      summary:
+        'Optional. The MCP servers holding the domain tools, which `sop serve --gateway` connects to: each with a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`); values may name the environment as `${VAR}`.',
+      snippet: 'mcp_servers:\n  - name: ${1}\n    command: ${2:node}\n    args: [${3}]',
+      docs: 'domain-servers-and-evidence',
     },
   ],
   [
@@ -172,11 +173,79 @@ export const NESTED_KEYS: ReadonlyMap<string, ReadonlyMap<string, KeyDoc>> = new
         },
       ],
       [
+        'evidence',
+        {
+          summary:
+            '`true`: every `passes` node must require `evidence`, so that in gateway mode passing one is proved by a successful call, not only declared by a move (SOP066).',
+          snippet: 'evidence: true',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
         'severity',
         {
           summary: '`error` (default) or `warning`: how a violation is reported.',
           snippet: 'severity: ${1|error,warning|}',
           docs: 'policies',
+        },
+      ],
+    ]),
+  ],
+  [
+    'mcp_server',
+    new Map<string, KeyDoc>([
+      [
+        'name',
+        {
+          summary: "The server's name in the gateway's errors and audit log; unique.",
+          snippet: 'name: ${1}',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
+        'command',
+        {
+          summary: 'A stdio server: the command the gateway starts, once per process.',
+          snippet: 'command: ${1:node}',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      ['args', { summary: "The command's arguments.", snippet: 'args: [${1}]', docs: 'domain-servers-and-evidence' }],
+      [
+        'env',
+        {
+          summary:
+            "Variables the stdio server gets (besides PATH, HOME and the like); secrets as `${VAR}` from the gateway's environment, never written here (SOP062).",
+          snippet: 'env: { ${1:NAME}: "\\${${2:VAR}}" }',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
+        'cwd',
+        {
+          summary: "The stdio server's working folder, relative to the app root.",
+          snippet: 'cwd: ${1:.}',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
+        'url',
+        { summary: 'A Streamable HTTP server (either protocol era).', snippet: 'url: ${1:https://}', docs: 'domain-servers-and-evidence' },
+      ],
+      [
+        'headers',
+        {
+          summary: 'Headers the HTTP server gets; credentials as `${VAR}`, e.g. `Authorization: "Bearer ${TOKEN}"` (SOP062).',
+          snippet: 'headers: { Authorization: "Bearer \\${${1:TOKEN}}" }',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
+        'timeout_ms',
+        {
+          summary: 'How long one call may take before the model is told it timed out (default 30000).',
+          snippet: 'timeout_ms: ${1:30000}',
+          docs: 'domain-servers-and-evidence',
         },
       ],
     ]),
@@ -227,6 +296,15 @@ export const NODE_KEYS: ReadonlyMap<string, KeyDoc> = new Map<string, KeyDoc>([
       summary: "Where a run goes once `max_visits` is used up (default: the frontmatter's `escalation_node`).",
       snippet: 'escalate_to: ${1}',
       docs: 'visit-limits',
+    },
+  ],
+  [
+    'evidence',
+    {
+      summary:
+        'What must succeed here before a run goes on from this node, in gateway mode: `true` (any of its tools), a list of its tools, or `{tools, about: order_id}` (the evidence is about that entity).',
+      snippet: 'evidence: ${1:true}',
+      docs: 'domain-servers-and-evidence',
     },
   ],
   [

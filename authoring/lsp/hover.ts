@@ -97,6 +97,7 @@ function frontmatterKeyDoc(path: readonly (string | number)[]): KeyDoc | undefin
   const last = String(path.at(-1));
   if (path.length === 1) return FRONTMATTER_KEYS.get(last);
   if (top === 'token_budget' && path.length === 2) return NESTED_KEYS.get('token_budget')?.get(last);
+  if (top === 'mcp_servers' && path.length === 3 && typeof second === 'number') return NESTED_KEYS.get('mcp_server')?.get(last);
   if (top === 'policies' && path.length === 3 && typeof second === 'string' && typeof third === 'string')
     return NESTED_KEYS.get('policy')?.get(last);
   if (top === 'policies' && path.length === 4 && (third === 'every_path_to' || third === 'passes') && typeof fourth === 'string')

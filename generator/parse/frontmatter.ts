@@ -38,7 +38,7 @@ const policy = z.strictObject({
 const stringMap = z.record(z.string().min(1), z.string());
 /** A domain server: stdio (`command` …) or Streamable HTTP (`url` …); which keys go together is `mcp-servers.ts`'s business. */
 const mcpServer = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]*$/, 'must be letters, digits, `_`, `-` or `.`, starting with a letter or digit'),
+  name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/, 'must be letters, digits, `_`, `-` or `.`'),
   url: z.string().min(1).optional(),
   headers: stringMap.optional(),
   command: z.string().min(1).optional(),

@@ -27,6 +27,9 @@ describe('frontmatter key docs', () => {
     expect([...NESTED_KEYS.get('selector')!.keys()].sort()).toEqual(
       Object.keys(objectIn(policy.shape.every_path_to as z.ZodType).shape).sort(),
     );
-    expect([...NODE_KEYS.keys()].sort()).toEqual(['escalate_to', 'examples', 'max_visits', 'prompt', 'tools']);
+    const server = (shape.mcp_servers as unknown as { _zod: { def: { innerType: { _zod: { def: { element: z.ZodType } } } } } })._zod.def
+      .innerType._zod.def.element;
+    expect([...NESTED_KEYS.get('mcp_server')!.keys()].sort()).toEqual(Object.keys(objectIn(server).shape).sort());
+    expect([...NODE_KEYS.keys()].sort()).toEqual(['escalate_to', 'evidence', 'examples', 'max_visits', 'prompt', 'tools']);
   });
 });
