@@ -74,8 +74,15 @@ export interface Alignment {
 }
 
 const OPTIMA_CAP = 1_000_000;
-/** Combined order: cost first, then moves (fewer than 2^21 per transcript). */
-const SCALE = 2 ** 21;
+/**
+ * The order of alignments, as one number: cost first; then, for an inferred walk, the fewest calls left unexplained
+ * (log moves: a call made where the walk's node offers it explains more of the log than one that is not, at the
+ * same cost, so an agent that never authenticated is "AUTH skipped", not "a lookup made at AUTH"); then the fewest
+ * moves. With declared moves the declared walk is the anchor: cost, then moves. Exact for fewer than 2^18 moves and
+ * 2^18 log moves per transcript, and costs below 2^17.
+ */
+const SCALE = 2 ** 36;
+const LOG = 2 ** 18;
 
 const OUTCOMES: readonly EventOutcome[] = ['sync', 'log', 'taken', 'off_walk', 'reset'];
 const SILENT = -1;
@@ -254,7 +261,7 @@ export function align(model: AlignModel, trace: readonly TraceEvent[], options: 
     for (const at of layer.order) {
       const options = search.explain(entries.key[at]!, event);
       for (let o = 0; o < options; o++) {
-        const g = entries.g[at]! + search.optCost[o]! * SCALE + search.optMoves[o]!;
+        const g = entries.g[at]! + search.optCost[o]! * SCALE + (search.optOutcome[o] === 1 ? search.logWeight : 0) + search.optMoves[o]!;
         if (g >= limit) continue;
         const target = search.relax(
           next,
@@ -282,7 +289,7 @@ export function align(model: AlignModel, trace: readonly TraceEvent[], options: 
   return {
     moves: reconstruct(model, entries, layers.length - 1, best),
     cost: Math.floor(bestG / SCALE),
-    walkMoves: bestG % SCALE,
+    walkMoves: bestG % LOG,
     optimal,
     capped: optimal >= OPTIMA_CAP,
     undetermined: search.undetermined(layers, bestG),
@@ -304,6 +311,8 @@ class Search {
   /** Layer numbers are unique across the searches that share a scratch (its key table is not cleared). */
   private readonly base: number;
   private readonly undeclared: number;
+  /** What a log move adds to the order (nothing with declared moves). */
+  readonly logWeight: number;
   private readonly heapG: number[] = [];
   private readonly heapAt: number[] = [];
   /** The ways `explain` found to explain an event (at most two). */
@@ -319,6 +328,7 @@ class Search {
     trace: readonly TraceEvent[],
   ) {
     this.undeclared = options.declared ? COSTS.undeclared_move : 0;
+    this.logWeight = options.declared ? 0 : LOG;
     const scratch = scratchOf(model, trace.length + 1);
     this.entries = scratch.entries;
     this.edges = scratch.edges;

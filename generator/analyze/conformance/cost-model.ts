@@ -21,8 +21,9 @@
  *     declare with goto_node: 1; and `declared_move_off_walk`: a goto_node the walk does not take there (the rule
  *     refuses it, or the calls around it contradict it): 1.
  * Equal costs make the counts readable (cost = number of deviations) and none of them cheap enough to hide another.
- * Among walks of the same cost the one with the fewest moves is preferred, as pm4py prefers it with a tiny cost on
- * silent moves.
+ * Among alignments of the same cost, an inferred walk prefers the one that leaves the fewest calls unexplained (log
+ * moves), then the fewest moves, as pm4py prefers it with a tiny cost on silent moves; a declared walk prefers the
+ * fewest moves (it stays with what the agent declared). Ties beyond that are broken by the order of the search.
  *
  * Fitness = 1 − cost / worst cost, where the worst cost is what the same calls cost when nothing explains them: each
  * event a move on the log only, with the run before its first move (every call `unexpected_call` plus every policy
