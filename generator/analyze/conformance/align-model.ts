@@ -156,8 +156,10 @@ function buildModel(sop: CompiledSop): AlignModel {
         if (legal.includes(target)) continue;
         const verdict = decideMove(table, state.path, target, state.visits);
         if (verdict.ok || verdict.reason !== 'visit-limit') continue;
+        // Counts past the limit change nothing the rule looks at: kept at the limit, the states stay finitely many.
         const path = enterPath(state.path, target, table.entry);
-        moves.push({ target: nodeIndex.get(target)!, next: intern(path, countVisit(state.visits, target, limited)), limit: true });
+        const visits = verdict.max === state.visits[target] ? state.visits : countVisit(state.visits, target, limited);
+        moves.push({ target: nodeIndex.get(target)!, next: intern(path, visits), limit: true });
       }
     }
     state.moves = moves;

@@ -238,48 +238,17 @@ class Edges {
 }
 
 export function align(model: AlignModel, trace: readonly TraceEvent[], options: AlignOptions): Alignment {
-  const search = new Search(model, options, trace);
   // No entry that already costs more than some alignment can be on an optimal one (costs only grow along a path).
-  const limit = (search.upperBound(trace) + 1) * SCALE;
-  const entries = search.entries;
-  const layers: Layer[] = [];
-  let layer: Layer = { first: 0, end: 0, order: [], cut: false, silent: 0, events: 0 };
-  search.relax(layer, 0, search.key(model.start, false), 0, 1, -1, SILENT, -1);
-  let cutAt: number | null = null;
-  let maxStates = 0;
-  for (let position = 0; ; position++) {
-    if (position < trace.length) {
-      search.settle(layer, position, limit);
-      if (layer.cut && cutAt === null) cutAt = position;
-    } else for (let at = layer.first; at < layer.end; at++) layer.order.push(at); // after the last event: no moves
-    maxStates = Math.max(maxStates, layer.order.length);
-    layers.push(layer);
-    if (position === trace.length) break;
-    const next: Layer = { first: entries.size, end: entries.size, order: [], cut: false, silent: 0, events: 0 };
-    layer.events = search.edges.size;
-    const event = trace[position]!;
-    for (const at of layer.order) {
-      const options = search.explain(entries.key[at]!, event);
-      for (let o = 0; o < options; o++) {
-        const g = entries.g[at]! + search.optCost[o]! * SCALE + (search.optOutcome[o] === 1 ? search.logWeight : 0) + search.optMoves[o]!;
-        if (g >= limit) continue;
-        const target = search.relax(
-          next,
-          position + 1,
-          search.optKey[o]!,
-          g,
-          entries.count[at]!,
-          at,
-          search.optOutcome[o]!,
-          search.optMove[o]!,
-        );
-        search.edges.add(at, target, search.optCost[o]!);
-      }
-    }
-    next.silent = search.edges.size;
-    layer = next;
+  // When the bound cuts the states, the ones kept may all cost more than that alignment: search again without it.
+  const limit = (new Search(model, options, trace).upperBound(trace) + 1) * SCALE;
+  let search = new Search(model, options, trace);
+  let forward = search.forward(trace, limit);
+  if (forward === null) {
+    search = new Search(model, options, trace);
+    forward = search.forward(trace, Number.POSITIVE_INFINITY)!;
   }
-
+  const { layers, cutAt, maxStates } = forward;
+  const entries = search.entries;
   const last = layers.at(-1)!;
   let best = last.order[0]!;
   for (const at of last.order) if (entries.g[at]! < entries.g[best]!) best = at;
@@ -424,6 +393,43 @@ class Search {
         this.edges.add(at, target, dev);
         if (this.improved) this.push(cost, target);
       }
+    }
+  }
+
+  /**
+   * The layers from the start to the end of the trace, keeping no entry whose cost reaches `limit`; null when a
+   * layer is left empty (only when the bound cut the states an alignment under `limit` needed).
+   */
+  forward(trace: readonly TraceEvent[], limit: number): { layers: Layer[]; cutAt: number | null; maxStates: number } | null {
+    const entries = this.entries;
+    const layers: Layer[] = [];
+    let layer: Layer = { first: 0, end: 0, order: [], cut: false, silent: 0, events: 0 };
+    this.relax(layer, 0, this.key(this.model.start, false), 0, 1, -1, SILENT, -1);
+    let cutAt: number | null = null;
+    let maxStates = 0;
+    for (let position = 0; ; position++) {
+      if (position < trace.length) {
+        this.settle(layer, position, limit);
+        if (layer.cut && cutAt === null) cutAt = position;
+      } else for (let at = layer.first; at < layer.end; at++) layer.order.push(at); // after the last event: no moves
+      if (layer.order.length === 0) return null;
+      if (position < trace.length) maxStates = Math.max(maxStates, layer.order.length);
+      layers.push(layer);
+      if (position === trace.length) return { layers, cutAt, maxStates };
+      const next: Layer = { first: entries.size, end: entries.size, order: [], cut: false, silent: 0, events: 0 };
+      layer.events = this.edges.size;
+      const event = trace[position]!;
+      for (const at of layer.order) {
+        const options = this.explain(entries.key[at]!, event);
+        for (let o = 0; o < options; o++) {
+          const g = entries.g[at]! + this.optCost[o]! * SCALE + (this.optOutcome[o] === 1 ? this.logWeight : 0) + this.optMoves[o]!;
+          if (g >= limit) continue;
+          const target = this.relax(next, position + 1, this.optKey[o]!, g, entries.count[at]!, at, this.optOutcome[o]!, this.optMove[o]!);
+          this.edges.add(at, target, this.optCost[o]!);
+        }
+      }
+      next.silent = this.edges.size;
+      layer = next;
     }
   }
 
