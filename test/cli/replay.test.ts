@@ -387,12 +387,18 @@ describe('sop replay of a real run', () => {
 
 describe('sop replay: what it cannot run (exit 2)', () => {
   it.each([
-    [['replay'], /^sop replay: name one transcript file\n\nUsage: sop replay FILE/],
-    [['replay', 'a.json', 'b.json'], /^sop replay: name one transcript file\n\nUsage: sop replay FILE/],
-    [['replay', `${FIXTURES}/seed-walkthrough.json`, '--format', 'yaml'], /^sop replay: --format is text or json, got yaml\n\nUsage: /],
+    [['replay'], /^sop replay: name a transcript file or a folder of them\n\nUsage: sop replay FILE/],
+    [['replay', 'a.json', 'b.json'], /^sop replay: cannot read a\.json \(ENOENT\)\n$/],
+    [
+      ['replay', `${FIXTURES}/seed-walkthrough.json`, '--format', 'yaml'],
+      /^sop replay: --format is text, json or csv, got yaml\n\nUsage: /,
+    ],
+    [
+      ['replay', `${FIXTURES}/seed-walkthrough.json`, '--max-states', '0'],
+      /^sop replay: --max-states is a whole number of states, at least 1; got 0\n\nUsage: /,
+    ],
     [['replay', `${FIXTURES}/seed-walkthrough.json`, '--verbose'], /^sop replay: Unknown option '--verbose'.*\n\nUsage: /s],
     [['replay', 'no/such/file.json'], /^sop replay: cannot read no\/such\/file\.json \(ENOENT\)\n$/],
-    [['replay', FIXTURES], /^sop replay: cannot read test\/fixtures\/transcripts \(EISDIR\)\n$/],
     [
       ['replay', `${FIXTURES}/seed-walkthrough.json`, '--agent', 'nobody'],
       /^sop replay: no agent nobody in the compiled bundle \(agents: it_helpdesk, retail_customer_support\)\n$/,
@@ -413,7 +419,7 @@ describe('sop replay: what it cannot run (exit 2)', () => {
     const result = runCli(['replay', file]);
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(
-      /^sop replay: \S*notes\.txt: the file is neither JSON nor JSON Lines; expected a run \(sop runs show RUN --format json\), a list of chat messages, \{"messages": \[\.\.\.\]\}, or JSON Lines of messages\n$/,
+      /^sop replay: \S*notes\.txt: the file is neither JSON nor JSON Lines; expected a run \(sop runs show RUN --format json\), chat messages \(a list, \{"messages": \[\.\.\.\]\}, or JSON Lines\), a Claude Code session log, OpenAI Responses items, or τ²-bench results\n$/,
     );
   });
 

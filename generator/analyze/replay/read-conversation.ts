@@ -32,7 +32,8 @@ export type TranscriptsRead =
   | { readonly ok: false; readonly error: string };
 export type ConversationRead = { readonly ok: true; readonly conversation: Conversation } | { readonly ok: false; readonly error: string };
 
-const SHAPES = 'a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages';
+const SHAPES =
+  'a run (sop runs show RUN --format json), chat messages (a list, {"messages": [...]}, or JSON Lines), a Claude Code session log, OpenAI Responses items, or τ²-bench results';
 
 /** The one conversation of a file; a file of several is an error naming how many (a batch reads them). */
 export function readConversation(text: string, knownTools: ReadonlySet<string>): ConversationRead {
