@@ -31,6 +31,7 @@ import { loadGraphRow } from './rows/load-graph.js';
 import { policiesRow } from './rows/policies.js';
 import { postgresLatencyRow } from './rows/postgres-latency.js';
 import { postgresScaleRow } from './rows/postgres-scale.js';
+import { replayRow } from './rows/replay.js';
 import { sqliteLatencyRow } from './rows/sqlite-latency.js';
 import { tokensRow } from './rows/tokens.js';
 import { tscRow } from './rows/tsc.js';
@@ -49,6 +50,7 @@ const ROWS: readonly BenchRow[] = [
   postgresLatencyRow,
   postgresScaleRow,
   policiesRow,
+  replayRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {
