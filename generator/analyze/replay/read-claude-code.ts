@@ -142,7 +142,11 @@ export function readClaudeCode(lines: readonly LogLine[], knownTools: ReadonlySe
     notes.push(`lines that are not messages left out: ${otherKinds.map(([kind, count]) => `${kind} ×${count}`).join(', ')}`);
 
   const read = readMessages(
-    messages.map(({ entry }) => entry.message),
+    // A message without its role has the line's type for one.
+    messages.map(({ entry }) => {
+      const message = entry.message as Record<string, unknown>;
+      return typeof message.role === 'string' ? message : { ...message, role: entry.type };
+    }),
     knownTools,
     { place: (index) => ({ line: messages[index]!.line }), label: (index) => `line ${messages[index]!.line}` },
   );

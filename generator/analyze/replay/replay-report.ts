@@ -129,7 +129,10 @@ export function renderReplayText(report: ReplayReport): string {
         : `; the search kept ${c.search.bound} states per step and cut before step ${c.search.cut_at_step ?? '?'}: not proved optimal`),
   );
   if (c.mode === 'inferred') lines.push(`  walk: ${c.walk.join(' > ') || '(none)'}`);
+  // A deviation a finding already states (an inferred walk's checks run along the same walk) is not said twice.
+  const said = new Set(report.findings.map((f) => `${f.step}|${f.message}`));
   for (const d of c.deviations) {
+    if (said.has(`${d.step}|${d.message}`)) continue;
     const step = d.step === null ? 'after the last step' : `step ${d.step}`;
     const place = d.at === null ? '' : ` (${placeText(d.at)})`;
     lines.push(`  ${step}${place} ${d.kind}${d.policy === undefined ? '' : ` [${d.policy}]`}: ${d.message}`);

@@ -185,7 +185,7 @@ describe('a Claude Code session log', () => {
     expect(brief(read(lines).events)).toEqual(['get_order_details (failed)']);
   });
 
-  it('refuses a log without a message, and names the line of a malformed one', () => {
+  it('refuses a log without a message, and names the line of a malformed one (a message without its role has its line’s)', () => {
     expect(
       readClaudeCode(
         linesOf([
@@ -198,9 +198,18 @@ describe('a Claude Code session log', () => {
       ok: false,
       error: 'the Claude Code log holds no user or assistant message',
     });
-    expect(readClaudeCode(linesOf([{ type: 'user', uuid: 'u', parentUuid: null, message: { content: 'hi' } }]), KNOWN)).toEqual({
+    expect(readClaudeCode(linesOf([{ type: 'user', uuid: 'u', parentUuid: null, message: { content: 'hi' } }]), KNOWN)).toMatchObject({
+      ok: true,
+      events: [{ kind: 'user', text: 'hi', place: { line: 1 } }],
+    });
+    expect(
+      readClaudeCode(
+        linesOf([{ type: 'assistant', uuid: 'u', parentUuid: null, message: { content: [{ type: 'tool_use', input: {} }] } }]),
+        KNOWN,
+      ),
+    ).toEqual({
       ok: false,
-      error: 'line 1 has no role (user, assistant or tool)',
+      error: 'line 1, tool call 0: no function name',
     });
   });
 });
