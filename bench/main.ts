@@ -33,6 +33,7 @@ import { lspRow } from './rows/lsp.js';
 import { policiesRow } from './rows/policies.js';
 import { postgresLatencyRow } from './rows/postgres-latency.js';
 import { postgresScaleRow } from './rows/postgres-scale.js';
+import { replayRow } from './rows/replay.js';
 import { sqliteLatencyRow } from './rows/sqlite-latency.js';
 import { tokensRow } from './rows/tokens.js';
 import { tscRow } from './rows/tsc.js';
@@ -53,6 +54,7 @@ const ROWS: readonly BenchRow[] = [
   policiesRow,
   gatewayRow,
   lspRow,
+  replayRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

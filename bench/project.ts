@@ -17,6 +17,7 @@ export const NOOP_FLOOR = distPath('bench', 'floors', 'noop-server.js');
 export const PARSE_FLOOR = distPath('bench', 'floors', 'parse-and-write.js');
 export const IDLE_RUNS_PROBE = distPath('bench', 'probes', 'idle-runs.js');
 export const BUILD_PHASES_PROBE = distPath('bench', 'probes', 'build-phases.js');
+export const REPLAY_MEMORY_PROBE = distPath('bench', 'probes', 'replay-memory.js');
 
 /** The transpiled folders of `dist/` that the CLI needs at run time (copied into scratch projects). */
 export const RUNTIME_PARTS = ['contract', 'cli', 'generator', 'runtime'] as const;

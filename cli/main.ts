@@ -44,9 +44,11 @@ Commands:
       --format text|json
   paths AGENT      The golden paths of a compiled agent (entry node to every terminal), as JSON
       --max-paths N     (default 200)   --max-steps N   search budget (default 1000000)
-  replay FILE      Check a finished conversation (an audit log, or chat messages with tool calls) against its SOP;
-                   exit 0 pass, 1 fail
-      --agent NAME      --format text|json
+  replay FILE...|DIR  Check finished conversations against their SOP: an audit log, chat messages (OpenAI,
+                   Anthropic, tau2-bench), Claude Code session logs, OpenAI Responses items; with goto_node calls or
+                   without (the walk that best explains the calls: fitness, deviations). Several files or a folder:
+                   one row each, totals per deviation kind and per node. Exit 0 pass, 1 fail
+      --agent NAME      --format text|json|csv      --outcomes FILE (transcript -> success: means and AUC)
   lsp              The language server for SOP files, on stdin/stdout (diagnostics, hover, go to definition,
                    references, rename, completion, quick fixes, outline): point your editor's LSP client at it
   preview [FILE]   A local page that draws the SOP as you save it: the flowchart with its diagnostics, node

@@ -102,7 +102,8 @@ describe('sop replay on chat transcripts', () => {
       0,
       '',
       `sop replay: ${file} (chat messages) against retail_customer_support ${HASH}\n` +
-        'PASS  score 1.0000 (28/28 steps compliant), prefix 1.0000; ended at END_EXCH; terminals reached: END_MOD, END_UADDR, END_EXCH\n',
+        'PASS  score 1.0000 (28/28 steps compliant), prefix 1.0000; ended at END_EXCH; terminals reached: END_MOD, END_UADDR, END_EXCH\n' +
+        'conformance (walk anchored by goto_node): fitness 1.0000 (cost 0 of 31); one optimal alignment\n',
     ]);
     const { result, report } = replayJson(file);
     expect(result.code).toBe(0);
@@ -215,6 +216,8 @@ describe('sop replay on chat transcripts', () => {
         `sop replay: ${file} (chat messages) against retail_customer_support ${HASH}`,
         'FAIL  score 0.9167 (11/12 steps compliant), prefix 0.5000; ended at END_CANCEL; terminals reached: END_CANCEL',
         '  step 7 (message 18, call call_08) error illegal_move: goto_node COLLECT_CANCEL from CHK_CANCEL: not a legal move; legal: IS_PENDING_C, START, ROUTE',
+        'conformance (walk anchored by goto_node): fitness 0.9231 (cost 1 of 13); one optimal alignment',
+        '  step 7 (message 18, call call_08) declared_move_off_walk: goto_node COLLECT_CANCEL is not on the walk: the rule refuses it from CHK_CANCEL; the walk stays at CHK_CANCEL',
         '',
       ].join('\n'),
     });
@@ -269,8 +272,9 @@ describe('sop replay on chat transcripts', () => {
 
   it('needs --agent when the transcript does not say which agent it is about and the bundle has several', () => {
     const file = join(work, 'no-load-graph.json');
+    // Without load_graph and without a domain call (its tools would tell the agent), only moves are left.
     const messages = fixtureMessages('tool-outside-its-node.json').filter(
-      (m) => !m.tool_calls?.some((c: Message) => c.function.name === 'load_graph'),
+      (m) => m.role !== 'tool' && !m.tool_calls?.some((c: Message) => c.function.name !== 'goto_node'),
     );
     writeFileSync(file, JSON.stringify(messages));
     expect(runCli(['replay', file])).toEqual({
@@ -280,7 +284,17 @@ describe('sop replay on chat transcripts', () => {
         'sop replay: the transcript does not say which agent it is about: pass --agent (agents: it_helpdesk, retail_customer_support)\n',
     });
     const named = replayJson(file, '--agent', 'retail_customer_support');
-    expect([named.result.code, named.report.findings.map((f) => f.rule)]).toEqual([1, ['tool_not_allowed']]);
+    expect([named.result.code, named.report.findings.map((f) => f.rule)]).toEqual([0, []]);
+  });
+
+  it('knows the agent by its tools when the transcript never loads one', () => {
+    const file = join(work, 'agent-by-tools.json');
+    const messages = fixtureMessages('tool-outside-its-node.json').filter(
+      (m) => !m.tool_calls?.some((c: Message) => c.function.name === 'load_graph'),
+    );
+    writeFileSync(file, JSON.stringify(messages));
+    const { result, report } = replayJson(file);
+    expect([result.code, report.agent, report.findings.map((f) => f.rule)]).toEqual([1, 'retail_customer_support', ['tool_not_allowed']]);
   });
 });
 
@@ -337,6 +351,8 @@ describe('sop replay of a real run', () => {
       'FAIL  score 0.8333 (5/6 steps compliant), prefix 0.3333; ended at END_INFO; terminals reached: END_INFO',
       NOT_CHECKED,
       '  step 3 (audit seq 4) error illegal_move: goto_node CHK_CANCEL from AUTH: not a legal move; legal: ROUTE, START',
+      'conformance (walk anchored by goto_node): fitness 0.8333 (cost 1 of 6); one optimal alignment',
+      '  step 3 (audit seq 4) declared_move_off_walk: goto_node CHK_CANCEL is not on the walk: the rule refuses it from AUTH; the walk stays at AUTH',
       '',
     ]);
     expect(text.stdout.split('\n')[0]).toMatch(
@@ -371,12 +387,18 @@ describe('sop replay of a real run', () => {
 
 describe('sop replay: what it cannot run (exit 2)', () => {
   it.each([
-    [['replay'], /^sop replay: name one transcript file\n\nUsage: sop replay FILE/],
-    [['replay', 'a.json', 'b.json'], /^sop replay: name one transcript file\n\nUsage: sop replay FILE/],
-    [['replay', `${FIXTURES}/seed-walkthrough.json`, '--format', 'yaml'], /^sop replay: --format is text or json, got yaml\n\nUsage: /],
+    [['replay'], /^sop replay: name a transcript file or a folder of them\n\nUsage: sop replay FILE/],
+    [['replay', 'a.json', 'b.json'], /^sop replay: cannot read a\.json \(ENOENT\)\n$/],
+    [
+      ['replay', `${FIXTURES}/seed-walkthrough.json`, '--format', 'yaml'],
+      /^sop replay: --format is text, json or csv, got yaml\n\nUsage: /,
+    ],
+    [
+      ['replay', `${FIXTURES}/seed-walkthrough.json`, '--max-states', '0'],
+      /^sop replay: --max-states is a whole number of states, at least 1; got 0\n\nUsage: /,
+    ],
     [['replay', `${FIXTURES}/seed-walkthrough.json`, '--verbose'], /^sop replay: Unknown option '--verbose'.*\n\nUsage: /s],
     [['replay', 'no/such/file.json'], /^sop replay: cannot read no\/such\/file\.json \(ENOENT\)\n$/],
-    [['replay', FIXTURES], /^sop replay: cannot read test\/fixtures\/transcripts \(EISDIR\)\n$/],
     [
       ['replay', `${FIXTURES}/seed-walkthrough.json`, '--agent', 'nobody'],
       /^sop replay: no agent nobody in the compiled bundle \(agents: it_helpdesk, retail_customer_support\)\n$/,
@@ -397,7 +419,7 @@ describe('sop replay: what it cannot run (exit 2)', () => {
     const result = runCli(['replay', file]);
     expect([result.code, result.stdout]).toEqual([2, '']);
     expect(result.stderr).toMatch(
-      /^sop replay: \S*notes\.txt: the file is neither JSON nor JSON Lines; expected a run \(sop runs show RUN --format json\), a list of chat messages, \{"messages": \[\.\.\.\]\}, or JSON Lines of messages\n$/,
+      /^sop replay: \S*notes\.txt: the file is neither JSON nor JSON Lines; expected a run \(sop runs show RUN --format json\), chat messages \(a list, \{"messages": \[\.\.\.\]\}, or JSON Lines\), a Claude Code session log, OpenAI Responses items, or τ²-bench results\n$/,
     );
   });
 

@@ -13,9 +13,13 @@
  * and so is an answer recorded in the transcript that differs from the rule's (another SOP version, or a server
  * that did not enforce it). `load_graph` starts a fresh run; `todo` writes the list (unless the server would refuse
  * it); `inspect` changes nothing.
+ *
+ * A conversation without goto_node calls is checked along the walk the conformance check inferred
+ * (`../conformance/conformance.ts`): its moves are written in as `inferred` goto_node calls, which move the run
+ * like accepted ones (past a visit limit too, when the walk went there: `visit_limit`) but are not steps.
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
-import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../contract/transitions.js';
+import { countVisit, decideMove, enterPath, legalTargets, limitedNodes, NO_VISITS, type Visits } from '../../../contract/transitions.js';
 import { todoInput } from '../../../runtime/tools/todo.js';
 import { checkConfirmation } from './confirmation.js';
 import type { Conversation, ConversationEvent, EventPlace, ToolCallEvent } from './conversation.js';
@@ -32,7 +36,9 @@ export type FindingRule =
   | 'open_todos'
   | 'other_agent'
   | 'recorded_answer_differs'
-  | 'version_mismatch';
+  | 'version_mismatch'
+  | 'skipped_required'
+  | 'unknown_tools';
 
 export interface Finding {
   readonly severity: 'error' | 'warning';
@@ -68,8 +74,8 @@ export interface ConversationCheck {
   readonly terminal: string | null;
   /** Every terminal node entered, in order. */
   readonly terminalsReached: readonly string[];
-  /** What the input let the checker see: domain tool calls and what was said (for confirmations). */
-  readonly checked: { readonly domainTools: boolean; readonly confirmations: boolean };
+  /** What the input let the checker see: declared moves, domain tool calls and what was said (for confirmations). */
+  readonly checked: { readonly moves: boolean; readonly domainTools: boolean; readonly confirmations: boolean };
 }
 
 interface RunState {
@@ -82,7 +88,13 @@ interface RunState {
   used: Set<number>;
 }
 
-export function checkConversation(sop: CompiledSop, conversation: Conversation): ConversationCheck {
+export interface CheckOptions {
+  /** The conversation declares no moves: its walk was inferred (`inferred` goto_node calls). */
+  readonly inferred?: boolean;
+}
+
+export function checkConversation(sop: CompiledSop, conversation: Conversation, options: CheckOptions = {}): ConversationCheck {
+  const inferred = options.inferred === true;
   const steps: Step[] = [];
   const findings: Finding[] = [];
   const terminals = new Set(sop.terminalNodes);
@@ -137,6 +149,34 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation):
     }
     if (event.tool === 'inspect') continue;
 
+    if (event.tool === 'goto_node' && event.inferred === true) {
+      const target = String(event.args?.node_id);
+      const verdict = decideMove(sop.transitions, run.path, target, run.visits);
+      if (verdict.ok) {
+        run.path = verdict.path;
+        run.visits = verdict.visits;
+      } else {
+        const limit = sop.transitions.limits?.[target];
+        flag(
+          'visit_limit',
+          `${target} entered from ${current ?? 'the start'} past its ${limit?.max ?? '?'} visits (max_visits); the SOP escalates to ${limit?.escalation ?? '?'}`,
+        );
+        run.path = enterPath(run.path, target, sop.transitions.entry);
+        run.visits = countVisit(run.visits, target, limitedNodes(sop.transitions));
+      }
+      run.enteredAt.set(target, index);
+      if (terminals.has(target)) terminalsReached.push(target);
+      for (const policy of policies) {
+        if (policy.guards.includes(target) && !passes(policy, run.path)) {
+          flag('policy', `${target} entered by ${run.path.join(' > ')}, which passes none of ${list(policy.passes)}${about(policy)}`, {
+            policy: policy.id,
+            severity: policy.severity,
+          });
+        }
+      }
+      findings.push(...stepFindings);
+      continue;
+    }
     if (event.tool === 'goto_node') {
       const target = typeof event.args?.node_id === 'string' ? event.args.node_id : null;
       let to = current;
@@ -200,8 +240,10 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation):
       node: last,
       message:
         last === null
-          ? 'the conversation never moved into the SOP (no accepted goto_node)'
-          : `the conversation ends at ${last}, not at a terminal node`,
+          ? inferred
+            ? 'the conversation never entered the SOP (no goto_node, no call of its tools)'
+            : 'the conversation never moved into the SOP (no accepted goto_node)'
+          : `the conversation ends at ${last}${inferred ? ' (inferred)' : ''}, not at a terminal node`,
       at: null,
     });
   }
@@ -222,7 +264,7 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation):
     finalPath: run.path,
     terminal,
     terminalsReached,
-    checked: { domainTools: seesDialogue, confirmations: seesDialogue },
+    checked: { moves: !inferred, domainTools: seesDialogue, confirmations: seesDialogue },
   };
 }
 

@@ -4,7 +4,7 @@
  * the user's last message before the call matches the policy's pattern. One confirmation allows one call: a second
  * call on the same "yes" is not confirmed. Needs what was said, so only chat transcripts are checked this way.
  */
-import type { ConversationEvent, EventPlace } from './conversation.js';
+import { type ConversationEvent, placeText } from './conversation.js';
 
 export type ConfirmationVerdict = { readonly ok: true; readonly answer: number } | { readonly ok: false; readonly message: string };
 
@@ -28,10 +28,10 @@ export function checkConfirmation(question: ConfirmationQuestion): ConfirmationV
   let asked = false;
   for (let i = answer - 1; i > enteredAt && !asked; i--) asked = events[i]?.kind === 'say';
   if (!asked)
-    return { ok: false, message: `the agent asked nothing at ${step} before the user's message (${where(events[answer]!.place)})` };
+    return { ok: false, message: `the agent asked nothing at ${step} before the user's message (${placeText(events[answer]!.place)})` };
   const text = (events[answer] as { text: string }).text;
   if (used.has(answer))
-    return { ok: false, message: `the user's confirmation (${where(events[answer]!.place)}) was already used for an earlier call` };
+    return { ok: false, message: `the user's confirmation (${placeText(events[answer]!.place)}) was already used for an earlier call` };
   if (!pattern.test(text.trim())) {
     return {
       ok: false,
@@ -39,10 +39,6 @@ export function checkConfirmation(question: ConfirmationQuestion): ConfirmationV
     };
   }
   return { ok: true, answer };
-}
-
-function where(place: EventPlace): string {
-  return 'seq' in place ? `audit entry ${place.seq}` : `message ${place.message}`;
 }
 
 function quote(text: string): string {

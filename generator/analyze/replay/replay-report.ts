@@ -6,13 +6,26 @@
  *   prefix_score = steps before the first non-compliant one / steps: how far the agent followed the procedure in
  *                  order before it first left it (1 when it never did).
  * A conversation with no steps scores 0. The verdict is `pass` when no finding is an error, so a conversation that
- * does not end on a terminal node fails even with every step compliant. No times, no absolute paths: the same
- * transcript and SOP give the same bytes.
+ * does not end on a terminal node fails even with every step compliant. Without goto_node calls the steps are the
+ * calls of the SOP's tools, checked along the walk the alignment inferred.
+ *
+ * `conformance` is the alignment's view (`../conformance/conformance.ts`): fitness, deviations, the walk, how
+ * ambiguous it is, and (with goto_node calls) the calls the declared moves place elsewhere than the walk. Fields are
+ * only ever added to `sop-replay/1`. No times, no absolute paths: the same transcript and SOP give the same bytes.
  */
+import type { Conformance } from '../conformance/conformance.js';
 import type { ConversationCheck, Finding, Step } from './check-conversation.js';
-import type { EventPlace, InputFormat } from './conversation.js';
+import { type InputFormat, type InputReader, placeText } from './conversation.js';
 
 export const REPLAY_FORMAT = 'sop-replay/1';
+
+/** A call the declared moves place at one node and the walk at another. */
+export interface Disagreement {
+  readonly step: number;
+  readonly tool: string;
+  readonly declared: string | null;
+  readonly inferred: string | null;
+}
 
 export interface ReplayReport {
   readonly format: typeof REPLAY_FORMAT;
@@ -29,20 +42,30 @@ export interface ReplayReport {
   readonly terminals_reached: readonly string[];
   readonly final_path: readonly string[];
   /** What the input let the replay check; an audit log records neither domain tools nor what was said. */
-  readonly checked: { readonly moves: true; readonly domain_tools: boolean; readonly confirmations: boolean };
+  readonly checked: { readonly moves: boolean; readonly domain_tools: boolean; readonly confirmations: boolean };
   readonly findings: readonly Finding[];
   readonly timeline: readonly Step[];
+  /** The reader that understood the input, and what it left out. */
+  readonly reader: InputReader | 'audit';
+  readonly notes: readonly string[];
+  readonly conformance: Conformance & { readonly disagreements: readonly Disagreement[] };
 }
 
 export interface ReportContext {
   readonly file: string;
   readonly input: InputFormat;
+  readonly reader: InputReader | 'audit';
+  readonly notes: readonly string[];
   readonly agent: string;
   readonly sourceHash: string;
   readonly run: { readonly runId: string; readonly sourceHash: string } | null;
 }
 
-export function replayReport(context: ReportContext, check: ConversationCheck): ReplayReport {
+export function replayReport(
+  context: ReportContext,
+  check: ConversationCheck,
+  conformance: Conformance & { readonly disagreements: readonly Disagreement[] },
+): ReplayReport {
   const total = check.steps.length;
   const compliant = check.steps.filter((step) => step.ok).length;
   const firstBad = check.steps.findIndex((step) => !step.ok);
@@ -61,16 +84,30 @@ export function replayReport(context: ReportContext, check: ConversationCheck): 
     terminal: check.terminal,
     terminals_reached: check.terminalsReached,
     final_path: check.finalPath,
-    checked: { moves: true, domain_tools: check.checked.domainTools, confirmations: check.checked.confirmations },
+    checked: { moves: check.checked.moves, domain_tools: check.checked.domainTools, confirmations: check.checked.confirmations },
     findings: check.findings,
     timeline: check.steps,
+    reader: context.reader,
+    notes: context.notes,
+    conformance,
   };
 }
 
-/** For people: the verdict line, what could not be checked, then one line per finding. */
+const READERS: Readonly<Record<ReplayReport['reader'], string>> = {
+  audit: 'audit log',
+  chat: 'chat messages',
+  'tau2-bench': 'τ²-bench simulation',
+  'claude-code': 'Claude Code session log',
+  'openai-responses': 'OpenAI Responses items',
+};
+
+/**
+ * For people: the verdict line, what could not be checked, one line per finding; then the conformance line
+ * (fitness, the walk) with one line per deviation, the steps the log cannot place, and what the reader left out.
+ */
 export function renderReplayText(report: ReplayReport): string {
   const lines = [
-    `sop replay: ${report.file} (${report.input === 'audit' ? 'audit log' : 'chat messages'}) against ${report.agent} ${report.source_hash}`,
+    `sop replay: ${report.file} (${READERS[report.reader]}) against ${report.agent} ${report.source_hash}`,
     `${report.verdict.toUpperCase()}  score ${report.score.toFixed(4)} (${report.steps.compliant}/${report.steps.total} steps compliant), ` +
       `prefix ${report.prefix_score.toFixed(4)}; ${report.terminal === null ? 'no terminal node reached at the end' : `ended at ${report.terminal}`}` +
       (report.terminals_reached.length > 0 ? `; terminals reached: ${report.terminals_reached.join(', ')}` : ''),
@@ -82,10 +119,28 @@ export function renderReplayText(report: ReplayReport): string {
     const rule = finding.policy === undefined ? finding.rule : `${finding.rule} [${finding.policy}]`;
     lines.push(`  ${step}${place}${finding.severity} ${rule}: ${finding.message}`);
   }
+  const c = report.conformance;
+  const optimal = c.ambiguity.optimal_alignments;
+  lines.push(
+    `conformance (${c.mode === 'declared' ? 'walk anchored by goto_node' : 'walk inferred from the calls'}): fitness ${c.fitness.toFixed(4)} ` +
+      `(cost ${c.cost} of ${c.worst_cost}); ${optimal === 1 ? 'one optimal alignment' : `${c.ambiguity.capped ? 'at least ' : ''}${optimal} optimal alignments`}` +
+      (c.search.exact
+        ? ''
+        : `; the search kept ${c.search.bound} states per step and cut before step ${c.search.cut_at_step ?? '?'}: not proved optimal`),
+  );
+  if (c.mode === 'inferred') lines.push(`  walk: ${c.walk.join(' > ') || '(none)'}`);
+  // A deviation a finding already states (an inferred walk's checks run along the same walk) is not said twice.
+  const said = new Set(report.findings.map((f) => `${f.step}|${f.message}`));
+  for (const d of c.deviations) {
+    if (said.has(`${d.step}|${d.message}`)) continue;
+    const step = d.step === null ? 'after the last step' : `step ${d.step}`;
+    const place = d.at === null ? '' : ` (${placeText(d.at)})`;
+    lines.push(`  ${step}${place} ${d.kind}${d.policy === undefined ? '' : ` [${d.policy}]`}: ${d.message}`);
+  }
+  for (const u of c.ambiguity.undetermined)
+    lines.push(`  step ${u.step ?? '?'} ${u.name}: the log cannot tell where (${u.nodes.join(' or ')})`);
+  for (const d of c.disagreements)
+    lines.push(`  step ${d.step} ${d.tool}: declared at ${d.declared ?? 'the start'}, the walk places it at ${d.inferred ?? 'the start'}`);
+  for (const note of report.notes) lines.push(`  note: ${note}`);
   return `${lines.join('\n')}\n`;
-}
-
-function placeText(place: EventPlace): string {
-  if ('seq' in place) return `audit seq ${place.seq}`;
-  return place.tool_call_id === undefined ? `message ${place.message}` : `message ${place.message}, call ${place.tool_call_id}`;
 }

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { TOOLKIT_TOOLS } from '../../../../generator/analyze/replay/check-conversation.js';
-import { readConversation } from '../../../../generator/analyze/replay/read-conversation.js';
+import { readConversation, readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
 import { call, chat, moves, repositoryBundle, say, user } from '../../../support/chat-transcripts.js';
 
 const bundle = repositoryBundle();
@@ -116,6 +116,16 @@ describe('the shapes of a chat transcript', () => {
     ['functions.todo', 'todo'],
     ['sop/load_graph', 'load_graph'],
     ['mcp__search__web_search', 'mcp__search__web_search'],
+    // VS Code, Copilot CLI and Cursor; the Copilot SDK; Gemini CLI; others.
+    ['mcp_retail-tools_get_order_details', 'get_order_details'],
+    ['retail-tools-cancel_pending_order', 'cancel_pending_order'],
+    ['retail-tools__find_user_id_by_email', 'find_user_id_by_email'],
+    ['retail.get_user_details', 'get_user_details'],
+    ['retail:calculate', 'calculate'],
+    // The longest known tool the name ends with, after a separator; a tail glued to a word is not a tool.
+    ['mcp__x__find_user_id_by_name_zip', 'find_user_id_by_name_zip'],
+    ['xget_order_details', 'xget_order_details'],
+    ['get_order_details_', 'get_order_details_'],
   ])('names a call of %s %s', (name, tool) => {
     expect(eventsOf(JSON.stringify(chat(call(name, {}))))).toMatchObject([{ tool }]);
   });
@@ -126,19 +136,19 @@ describe('inputs it cannot read', () => {
   it.each([
     [
       '',
-      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), chat messages (a list, {"messages": [...]}, or JSON Lines), a Claude Code session log, OpenAI Responses items, or τ²-bench results',
     ],
     [
       '{"role": "user"}\n{"role": ',
-      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+      'the file is neither JSON nor JSON Lines; expected a run (sop runs show RUN --format json), chat messages (a list, {"messages": [...]}, or JSON Lines), a Claude Code session log, OpenAI Responses items, or τ²-bench results',
     ],
     [
       '{"transcript": []}',
-      'the file holds no conversation; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+      'the file holds no conversation; expected a run (sop runs show RUN --format json), chat messages (a list, {"messages": [...]}, or JSON Lines), a Claude Code session log, OpenAI Responses items, or τ²-bench results',
     ],
     [
       '42',
-      'the file holds no conversation; expected a run (sop runs show RUN --format json), a list of chat messages, {"messages": [...]}, or JSON Lines of messages',
+      'the file holds no conversation; expected a run (sop runs show RUN --format json), chat messages (a list, {"messages": [...]}, or JSON Lines), a Claude Code session log, OpenAI Responses items, or τ²-bench results',
     ],
     [message('hello'), 'message 1 is not an object'],
     [message({ content: 'hello' }), 'message 1 has no role (user, assistant or tool)'],
@@ -187,5 +197,79 @@ describe('an audit log', () => {
         ],
       },
     });
+  });
+});
+
+describe('files of several conversations', () => {
+  const readAll = (text: string) => {
+    const result = readTranscripts(text, KNOWN);
+    if (!result.ok) throw new Error(result.error);
+    return result.transcripts;
+  };
+
+  it('reads τ²-bench results: a transcript per simulation, named by its id, with its reward', () => {
+    const simulation = (id: string, reward: number) => ({ id, task_id: '1', messages: asTau2(MESSAGES), reward_info: { reward } });
+    const transcripts = readAll(JSON.stringify({ info: {}, tasks: [], simulations: [simulation('s1', 1), simulation('s2', 0)] }));
+    expect(transcripts.map((t) => [t.id, t.reward, t.conversation.reader, t.conversation.events.length])).toEqual([
+      ['s1', 1, 'tau2-bench', 5],
+      ['s2', 0, 'tau2-bench', 5],
+    ]);
+    expect(readConversation(JSON.stringify({ simulations: [simulation('s1', 1), simulation('s2', 0)] }), KNOWN)).toEqual({
+      ok: false,
+      error: 'the file holds 2 conversations; replay them as a batch',
+    });
+    expect(readTranscripts(JSON.stringify({ simulations: [{ id: 'v1', ticks: [] }] }), KNOWN)).toEqual({
+      ok: false,
+      error: 'simulation v1 has no messages (a full-duplex run keeps ticks, which this replay does not read)',
+    });
+  });
+
+  it('reads JSON Lines of conversations (fine-tuning data): a transcript per line', () => {
+    const lines = [JSON.stringify({ messages: MESSAGES }), JSON.stringify({ messages: MESSAGES.slice(0, 2) })].join('\n');
+    expect(readAll(lines).map((t) => [t.id, t.conversation.events.length])).toEqual([
+      ['line 1', 5],
+      ['line 2', 2],
+    ]);
+  });
+});
+
+describe('answers and failures', () => {
+  it('reads Anthropic MCP connector blocks and τ²-bench answers grouped in one tool message; notes failed calls', () => {
+    const anthropic = [
+      {
+        role: 'assistant',
+        content: [{ type: 'mcp_tool_use', id: 'm1', name: 'get_order_details', server_name: 'retail-tools', input: { order_id: '#W1' } }],
+      },
+      {
+        role: 'user',
+        content: [{ type: 'mcp_tool_result', tool_use_id: 'm1', is_error: true, content: [{ type: 'text', text: 'not found' }] }],
+      },
+    ];
+    expect(eventsOf(JSON.stringify(anthropic))).toEqual([
+      { kind: 'call', tool: 'get_order_details', args: { order_id: '#W1' }, failed: true, place: { message: 0, tool_call_id: 'm1' } },
+    ]);
+    const tau2 = [
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'a', name: 'get_order_details', arguments: {} },
+          { id: 'b', name: 'goto_node', arguments: { node_id: 'START' } },
+        ],
+      },
+      {
+        role: 'tool',
+        tool_messages: [
+          { role: 'tool', id: 'a', content: 'boom', error: true },
+          { role: 'tool', id: 'b', content: '{"valid":true}', error: false },
+        ],
+      },
+    ];
+    expect(
+      eventsOf(JSON.stringify(tau2)).map((e) => (e.kind === 'call' ? [e.tool, e.failed ?? false, e.recorded ?? null] : e.kind)),
+    ).toEqual([
+      ['get_order_details', true, null],
+      ['goto_node', false, { valid: true }],
+    ]);
   });
 });

@@ -117,6 +117,9 @@ describe('the report', () => {
       'checked',
       'findings',
       'timeline',
+      'reader',
+      'notes',
+      'conformance',
     ]);
     expect(report).toMatchObject({
       format: 'sop-replay/1',
@@ -141,6 +144,10 @@ describe('the report', () => {
         'FAIL  score 0.7500 (6/8 steps compliant), prefix 0.2500; ended at DENY_CANCEL; terminals reached: DENY_CANCEL',
         '  step 3 (message 3, call call_4) error tool_not_allowed: get_user_details called at AUTH, which allows find_user_id_by_email, find_user_id_by_name_zip',
         '  step 6 (message 6, call call_7) error illegal_move: goto_node DENY_CANCEL from CHK_CANCEL: not a legal move; legal: IS_PENDING_C, START, ROUTE',
+        'conformance (walk anchored by goto_node): fitness 0.6250 (cost 3 of 8); one optimal alignment',
+        '  step 3 (message 3, call call_4) unexpected_call: get_user_details called at AUTH, which offers find_user_id_by_email, find_user_id_by_name_zip; no walk explains it at a lower cost',
+        '  step 4 (message 4, call call_5) skipped_required: AUTH was passed without a call of its tools (find_user_id_by_email, find_user_id_by_name_zip); it is required by authenticate_first',
+        '  step 6 (message 6, call call_7) declared_move_off_walk: goto_node DENY_CANCEL is not on the walk: the rule refuses it from CHK_CANCEL; the walk stays at CHK_CANCEL',
         '',
       ].join('\n'),
     );
