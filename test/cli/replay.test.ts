@@ -22,7 +22,8 @@ import { httpClient, startServe } from '../support/serve-process.js';
 const FIXTURES = 'test/fixtures/transcripts';
 const bundle = repositoryBundle();
 const HASH = bundle.agents.retail_customer_support!.sourceHash;
-const NOT_CHECKED = 'not checked: domain tool calls and user confirmations (an audit log records neither)';
+const NOT_CHECKED =
+  'not checked: domain tool calls and user confirmations (the audit log of a server that is not a gateway records neither)';
 
 let work: string;
 beforeAll(() => {

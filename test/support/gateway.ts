@@ -15,10 +15,6 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BUNDLE_FORMAT, type SopBundle } from '../../contract/compiled-sop.js';
-import { compileSop } from '../../generator/compile-sop.js';
-import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
-import { compiledSopOf } from '../../generator/emit/compiled-data.js';
-import { outlineSop } from '../../generator/emit/outline.js';
 import { createAgentSource } from '../../runtime/agents/agent-source.js';
 import { serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
 import { guardTransport } from '../../runtime/mcp/message-guard.js';
@@ -30,6 +26,7 @@ import type { RunStore } from '../../runtime/store/run-store.js';
 import { INSPECT } from '../../runtime/tools/inspect/inspect-tool.js';
 import { LOAD_GRAPH_TOOL, RUN_TOOLS } from '../../runtime/tools/tool-definitions.js';
 import { type DomainTools, openDomainTools } from '../../runtime/upstream/domain-tools.js';
+import { compiledFromText } from './compiled-from-text.js';
 import { PROJECT_ROOT } from './run-cli.js';
 
 export const RETAIL = 'retail_customer_support';
@@ -176,13 +173,8 @@ export async function authenticated(client: GatewayClient, extra: Record<string,
   if (moved.answer?.valid !== true) throw new Error(`could not reach ROUTE: ${moved.text}`);
 }
 
-/** A SOP file of the repository compiled as `sop build` would (for fixtures that are not in `sops/`). */
+/** A SOP file of the repository compiled as `sop build` would (for fixtures that are not in `sops/`), as a bundle. */
 export function compiledFixture(relativePath: string): SopBundle {
-  const raw = readFileSync(join(PROJECT_ROOT, relativePath), 'utf8');
-  const compiled = compileSop(relativePath, raw);
-  if (compiled.model === null || compiled.facts === null || hasErrors(compiled.diagnostics)) {
-    throw new Error(`${relativePath} does not compile: ${JSON.stringify(compiled.diagnostics, null, 2)}`);
-  }
-  const sop = compiledSopOf(outlineSop(compiled.model, compiled.facts));
+  const sop = compiledFromText(readFileSync(join(PROJECT_ROOT, relativePath), 'utf8'), relativePath);
   return { format: BUNDLE_FORMAT, agents: { [sop.meta.agent]: sop } };
 }

@@ -4,6 +4,7 @@
  * call a confirmation policy guards. As a list of acts, so a test can plant a deviation (drop a call, move one,
  * drop a "yes", go round once more) before turning it into chat messages.
  */
+import { requirementOf } from '../../contract/evidence.js';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { call, type ChatStep, say, user } from './chat-transcripts.js';
 
@@ -17,7 +18,9 @@ export type Act =
 export function toolAt(sop: CompiledSop, node: string): string | null {
   const tools = sop.toolsByNode[node] ?? [];
   const guarded = tools.find((tool) => confirmationGuards(sop, tool));
-  return guarded ?? tools[0] ?? null;
+  // A node that requires evidence is passed by a call of its evidence tools, as a conforming agent makes.
+  const evidence = requirementOf(sop, node)?.tools[0];
+  return guarded ?? evidence ?? tools[0] ?? null;
 }
 
 export function confirmationGuards(sop: CompiledSop, tool: string): boolean {

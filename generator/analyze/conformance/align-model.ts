@@ -61,6 +61,8 @@ export interface AlignModel {
   readonly terminal: Uint8Array;
   /** Per node: 1 when it is required and offers tools (passing it without a call is a deviation). */
   readonly requiredWithTools: Uint8Array;
+  /** Per node: the tools whose call (one that did not fail) passes it: its evidence tools, or all it offers. */
+  readonly satisfies: readonly ReadonlySet<number>[];
   readonly required: ReadonlyMap<string, RequiredNode>;
   readonly policies: readonly AlignPolicy[];
   /** Per node: the policies that guard it. Per tool: the policies that name it. */
@@ -102,6 +104,10 @@ function buildModel(sop: CompiledSop): AlignModel {
   const terminal = Uint8Array.from(nodes, (id) => (terminals.has(id) ? 1 : 0));
   const required = requiredNodes(sop);
   const requiredWithTools = Uint8Array.from(nodes, (id, i) => (required.has(id) && hasTools[i] === 1 ? 1 : 0));
+  const satisfies = nodes.map((id, i) => {
+    const evidence = required.get(id)?.evidence;
+    return evidence === undefined ? offers[i]! : new Set(evidence.flatMap((tool) => (toolIndex.has(tool) ? [toolIndex.get(tool)!] : [])));
+  });
   const policies: AlignPolicy[] = (sop.policies ?? []).map((policy) => ({
     id: policy.id,
     description: policy.description,
@@ -177,6 +183,7 @@ function buildModel(sop: CompiledSop): AlignModel {
     hasTools,
     terminal,
     requiredWithTools,
+    satisfies,
     required,
     policies,
     guardedBy,

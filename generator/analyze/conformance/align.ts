@@ -23,7 +23,8 @@ import { undetermined } from './undetermined.js';
 
 /** An event the alignment reads, with its index in the conversation's events. */
 export type TraceEvent =
-  | { readonly kind: 'call'; readonly tool: number; readonly index: number }
+  /** A domain call; `failed` when it did not succeed (it passes no node that requires evidence). */
+  | { readonly kind: 'call'; readonly tool: number; readonly index: number; readonly failed?: true }
   /** A declared move (goto_node); `target` -1 when it names no node of the SOP. */
   | { readonly kind: 'goto'; readonly target: number; readonly index: number }
   /** load_graph: a fresh run. */

@@ -119,7 +119,8 @@ export function conformance(sop: CompiledSop, conversation: Conversation, option
     else if (event.tool === 'goto_node') {
       const target = typeof event.args?.node_id === 'string' ? (model.nodeIndex.get(event.args.node_id) ?? -1) : -1;
       trace.push({ kind: 'goto', target, index });
-    } else if (known !== undefined) trace.push({ kind: 'call', tool: known, index });
+    } else if (known !== undefined)
+      trace.push({ kind: 'call', tool: known, index, ...(event.failed === true ? { failed: true as const } : {}) });
     else if (!TOOLKIT.has(event.tool)) unknown.set(event.tool, (unknown.get(event.tool) ?? 0) + 1);
     // Steps as the report counts them: with declared moves every move and every call (as the server's checks
     // count them), without them the calls of the SOP's tools.
@@ -128,7 +129,7 @@ export function conformance(sop: CompiledSop, conversation: Conversation, option
   }
 
   const bound = options.maxStatesPerEvent ?? DEFAULT_MAX_STATES_PER_EVENT;
-  const observesCalls = conversation.format === 'messages';
+  const observesCalls = conversation.format === 'messages' || conversation.domainCalls === true;
   const alignment = align(model, trace, { declared: mode === 'declared', observesCalls, maxStatesPerEvent: bound });
   const explained = explain(model, conversation, trace, alignment.moves, mode, stepAt);
   const completion = mode === 'inferred' ? complete(model, alignment.final.state, alignment.final.called || !observesCalls) : [];

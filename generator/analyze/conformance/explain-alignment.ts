@@ -88,7 +88,7 @@ export function explain(
           return {
             node: left,
             expected: [...(model.sop.toolsByNode[left!] ?? [])],
-            message: `${left} was passed without a call of its tools (${list(model.sop.toolsByNode[left!] ?? [])}); it is required by ${list(model.required.get(left!)?.policies ?? [])}`,
+            message: skippedMessage(model, left!),
           };
         case 'visit_limit': {
           const limit = model.sop.transitions.limits?.[target];
@@ -269,4 +269,16 @@ function about(id: string, description: string | null): string {
 
 function list(items: readonly string[]): string {
   return items.length === 0 ? '(none)' : items.join(', ');
+}
+
+/** Why leaving a required node uncalled is a deviation: the calls that would have passed it, and what requires it. */
+function skippedMessage(model: AlignModel, node: string): string {
+  const required = model.required.get(node);
+  const policies = required?.policies ?? [];
+  const by = [...(policies.length === 0 ? [] : [list(policies)]), ...(required?.evidence === undefined ? [] : ['its evidence'])].join(
+    ' and ',
+  );
+  return required?.evidence === undefined
+    ? `${node} was passed without a call of its tools (${list(model.sop.toolsByNode[node] ?? [])}); it is required by ${by}`
+    : `${node} was passed without a successful call of ${list(required.evidence)}; it is required by ${by}`;
 }

@@ -9,20 +9,24 @@
  * checked on the calls instead. A required node that offers no tools (a decision node) leaves nothing in a log:
  * passing it is a silent step like any other.
  *
- * When the compiled SOP states node-level evidence (a node that requires one of its tools to have succeeded during
- * the visit), those nodes are added here, and nowhere else.
+ * A node that requires evidence (`evidence` in its yaml: one of its tools succeeded during the visit) is required
+ * too: passing it is only real with a successful call of one of its evidence tools, as the gateway enforces at run
+ * time. Such a node is required even when no policy names it.
  */
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
+import { requirementOf } from '../../../contract/evidence.js';
 
 export interface RequiredNode {
-  /** The policies that require it, in frontmatter order. */
+  /** The policies that require it, in frontmatter order (empty for a node required by its evidence alone). */
   readonly policies: readonly string[];
+  /** The tools whose successful call passes it, when it requires evidence; otherwise any call of its tools does. */
+  readonly evidence?: readonly string[];
   /** `error` when any of them is an error, else `warning`. */
   readonly severity: 'error' | 'warning';
 }
 
 export function requiredNodes(sop: CompiledSop): ReadonlyMap<string, RequiredNode> {
-  const required = new Map<string, { policies: string[]; severity: 'error' | 'warning' }>();
+  const required = new Map<string, { policies: string[]; severity: 'error' | 'warning'; evidence?: readonly string[] }>();
   for (const policy of sop.policies ?? []) {
     const passes = new Set(policy.passes);
     const guardsBeyond = policy.guards.some((node) => !passes.has(node));
@@ -33,6 +37,12 @@ export function requiredNodes(sop: CompiledSop): ReadonlyMap<string, RequiredNod
       if (policy.severity === 'error') entry.severity = 'error';
       required.set(node, entry);
     }
+  }
+  for (const node of sop.nodeIds) {
+    const evidence = requirementOf(sop, node);
+    if (evidence === undefined) continue;
+    const entry = required.get(node) ?? { policies: [], severity: 'error' as const };
+    required.set(node, { ...entry, severity: 'error', evidence: evidence.tools });
   }
   return required;
 }

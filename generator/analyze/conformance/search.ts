@@ -223,7 +223,7 @@ export class Search {
         }
       }
       total += callCost(model, state, event.tool);
-      if (offers(model, state, event.tool)) called = true;
+      if (offers(model, state, event.tool) && passes(model, state, event)) called = true;
     }
     return total;
   }
@@ -265,7 +265,7 @@ export class Search {
     if (event.kind === 'call') {
       const cost = callCost(model, state, event.tool);
       return offers(model, state, event.tool)
-        ? this.option(0, this.key(state.id, true), cost, 0, 0, -1)
+        ? this.option(0, this.key(state.id, calledOf(key) || passes(model, state, event)), cost, 0, 0, -1)
         : this.option(0, key, cost, 0, 1, -1);
     }
     let options = 0;
@@ -296,4 +296,9 @@ export class Search {
     this.optMove[o] = move;
     return o + 1;
   }
+}
+
+/** Whether a call passes its node: one of the tools that count there (its evidence tools, if it requires evidence) and not failed. */
+function passes(model: AlignModel, state: RunState, event: Extract<TraceEvent, { kind: 'call' }>): boolean {
+  return event.failed !== true && state.node >= 0 && model.satisfies[state.node]!.has(event.tool);
 }

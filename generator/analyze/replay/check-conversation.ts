@@ -102,6 +102,8 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
   const policies = sop.policies ?? [];
   const patterns = new Map(policies.flatMap((p) => (p.confirmation === null ? [] : [[p.id, compile(p.confirmation)] as const])));
   const seesDialogue = conversation.format === 'messages';
+  // A gateway's audit log holds the domain calls and how each was confirmed (no dialogue, but the gateway asked).
+  const seesDomainCalls = seesDialogue || conversation.domainCalls === true;
   const fresh = (): RunState => ({ path: [], visits: NO_VISITS, todos: [], enteredAt: new Map(), used: new Set() });
   let run = fresh();
 
@@ -264,7 +266,7 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
     finalPath: run.path,
     terminal,
     terminalsReached,
-    checked: { moves: !inferred, domainTools: seesDialogue, confirmations: seesDialogue },
+    checked: { moves: !inferred, domainTools: seesDomainCalls, confirmations: seesDomainCalls },
   };
 }
 
@@ -300,7 +302,13 @@ function checkDomainCall(
       continue;
     }
     const pattern = patterns.get(policy.id);
-    if (pattern === undefined || !seesDialogue) continue;
+    if (pattern === undefined) continue;
+    if (!seesDialogue) {
+      // A gateway's audit log: the gateway asked the user (or used the confirmation step) before sending it.
+      if (event.confirmed === undefined && event.failed !== true)
+        flag('unconfirmed_call', `${tool} at ${current}: the audit log records no confirmation of it${about(policy)}`, extra);
+      continue;
+    }
     if (typeof pattern === 'string') {
       flag('unconfirmed_call', `${tool}: the policy's confirmation pattern does not compile (${pattern})`, extra);
       continue;

@@ -32,6 +32,8 @@ export interface ToolCallEvent {
   readonly recorded?: { readonly valid?: boolean };
   /** The answer was an error (Anthropic `is_error`, τ²-bench `error`, a Responses MCP call's `error`). */
   readonly failed?: true;
+  /** A gateway's audit log: the user's yes for this call (asked through the client), or the confirmation step used. */
+  readonly confirmed?: 'yes' | 'step';
   /**
    * A move the conformance check inferred from the calls around it (no such call is in the input): it moves the
    * run like an accepted `goto_node` but is not a step. `forced` when the move went past a visit limit.
@@ -54,6 +56,8 @@ export interface Conversation {
   readonly reader?: InputReader;
   /** What the reader left out or could not tell, one sentence each (kept-apart sidechains, bookkeeping lines). */
   readonly notes?: readonly string[];
+  /** An audit log of a gateway (`sop serve --gateway`): it holds the run's domain calls too, with their confirmations. */
+  readonly domainCalls?: true;
 }
 
 /** Separators MCP clients put between a server's name and its tool's (`mcp__srv__t`, `mcp_srv_t`, `srv.t`, `srv-t`, …). */

@@ -1,8 +1,11 @@
 /**
  * Reads a run's audit log, as `sop runs show RUN --format json` prints it (`{store, run, audit}`), into a
  * `Conversation`. An audit log holds the calls the SOP server answered (load_graph, goto_node, todo, inspect) with
- * their outcome; it holds neither what the user and the agent said nor the domain tools, which other servers
- * answer, so a replay of it checks the moves, the visit limits and the terminal, and says what it could not check.
+ * their outcome, never what the user and the agent said. A gateway's (`sop serve --gateway`) also holds the domain
+ * calls, each with what decided it: a call the gateway sent on is one event (its answer's entry; a forwarding that
+ * no answer follows is a call whose outcome is unknown), a call it refused is one event that failed, and a
+ * question put to the user is no call (the answer's entry says how it went: `confirmed`). Without domain entries a
+ * replay checks the moves, the visit limits and the terminal, and says what it could not check.
  */
 import type { Conversation, ConversationEvent } from './conversation.js';
 
@@ -15,19 +18,31 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
   }
   if (!Array.isArray(value.audit)) return { ok: false, error: '`audit` is not a list of audit entries' };
   const events: ConversationEvent[] = [];
-  for (const [index, entry] of value.audit.entries()) {
+  let domainCalls = false;
+  const entries = value.audit as unknown[];
+  for (const [index, entry] of entries.entries()) {
     const e = entry as Record<string, unknown> | null;
     if (e === null || typeof e !== 'object' || typeof e.seq !== 'number' || typeof e.tool !== 'string' || typeof e.outcome !== 'string') {
       return { ok: false, error: `audit entry ${index} is not an audit entry (it needs seq, tool and outcome)` };
     }
     const input = e.input;
     const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
+    const detail = domainDetail(e.detail);
+    if (detail !== undefined) {
+      domainCalls = true;
+      // A question to the user is no call; a forwarding is the call only when no answer of it follows (a crash).
+      if (detail.phase === 'decided' && e.outcome === 'pending') continue;
+      if (detail.phase === 'forwarding' && answeredLater(entries, index, e.tool)) continue;
+    }
+    const failed = detail !== undefined && e.outcome !== 'ok' && !(detail.phase === 'forwarding');
     events.push({
       kind: 'call',
       tool: e.tool,
-      args,
+      args: args === null ? null : withoutRunId(args, detail !== undefined),
       ...(args === null ? { argsProblem: 'the recorded input is not an object' } : {}),
       ...(e.tool === 'goto_node' ? { recorded: { valid: e.outcome === 'ok' } } : {}),
+      ...(failed ? { failed: true as const } : {}),
+      ...(detail?.confirmation === 'yes' || detail?.confirmation === 'step' ? { confirmed: detail.confirmation } : {}),
       place: { seq: e.seq },
     });
   }
@@ -37,6 +52,37 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
       format: 'audit',
       events,
       run: { runId: typeof run.runId === 'string' ? run.runId : '', agent: run.agent, sourceHash: run.sourceHash },
+      ...(domainCalls ? { domainCalls: true as const } : {}),
     },
   };
+}
+
+interface DomainDetail {
+  readonly phase: string;
+  readonly confirmation?: string;
+}
+
+/** The detail of a domain call's entry (gateway mode), or undefined for the toolkit's own calls. */
+function domainDetail(value: unknown): DomainDetail | undefined {
+  if (value === null || typeof value !== 'object') return undefined;
+  const detail = value as Record<string, unknown>;
+  if (detail.kind !== 'domain' || typeof detail.phase !== 'string') return undefined;
+  return { phase: detail.phase, ...(typeof detail.confirmation === 'string' ? { confirmation: detail.confirmation } : {}) };
+}
+
+/** Whether an entry after `index` answers the domain call forwarded there (the next domain entry of that tool). */
+function answeredLater(entries: readonly unknown[], index: number, tool: string): boolean {
+  for (const later of entries.slice(index + 1)) {
+    const e = later as Record<string, unknown> | null;
+    if (e === null || typeof e !== 'object' || e.tool !== tool) continue;
+    return domainDetail(e.detail)?.phase === 'answered';
+  }
+  return false;
+}
+
+/** A domain call's arguments without the `run_id` the gateway added to every domain tool. */
+function withoutRunId(args: Record<string, unknown>, domain: boolean): Record<string, unknown> {
+  if (!domain || !Object.hasOwn(args, 'run_id')) return args;
+  const { run_id: _run, ...rest } = args;
+  return rest;
 }

@@ -41,7 +41,7 @@ export interface ReplayReport {
   readonly terminal: string | null;
   readonly terminals_reached: readonly string[];
   readonly final_path: readonly string[];
-  /** What the input let the replay check; an audit log records neither domain tools nor what was said. */
+  /** What the input let the replay check: an audit log records no dialogue, and no domain calls unless a gateway's. */
   readonly checked: { readonly moves: boolean; readonly domain_tools: boolean; readonly confirmations: boolean };
   readonly findings: readonly Finding[];
   readonly timeline: readonly Step[];
@@ -112,7 +112,8 @@ export function renderReplayText(report: ReplayReport): string {
       `prefix ${report.prefix_score.toFixed(4)}; ${report.terminal === null ? 'no terminal node reached at the end' : `ended at ${report.terminal}`}` +
       (report.terminals_reached.length > 0 ? `; terminals reached: ${report.terminals_reached.join(', ')}` : ''),
   ];
-  if (!report.checked.domain_tools) lines.push('not checked: domain tool calls and user confirmations (an audit log records neither)');
+  if (!report.checked.domain_tools)
+    lines.push('not checked: domain tool calls and user confirmations (the audit log of a server that is not a gateway records neither)');
   for (const finding of report.findings) {
     const step = finding.step === null ? '' : `step ${finding.step} `;
     const place = finding.at === null ? '' : `(${placeText(finding.at)}) `;

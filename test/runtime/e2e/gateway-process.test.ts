@@ -7,7 +7,7 @@
  *   - Streamable HTTP, a 2025-era client (v1, which cannot be asked mid-call over HTTP): the same walkthrough with
  *     the confirmation steps standing in; `sop runs show` lists every domain call with the rule that decided it.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client as ClientV2 } from '@modelcontextprotocol/client';
@@ -145,6 +145,14 @@ describe('sop serve --gateway --http', () => {
         ['ok', 'answered', 'confirmation', 'step'],
       ]);
       expect(audit.filter((entry) => entry.detail?.phase === 'answered' && entry.outcome !== 'ok')).toEqual([]);
+      // The audit log of a gateway holds the domain calls: sop replay checks them (and how each was confirmed).
+      const log = join(dir, 'run.json');
+      writeFileSync(log, shown.stdout);
+      const replayed = runCli(['replay', log, '--format', 'json'], PROJECT_ROOT);
+      expect(replayed.code, replayed.stdout + replayed.stderr).toBe(0);
+      const report = JSON.parse(replayed.stdout);
+      expect(report).toMatchObject({ verdict: 'pass', checked: { moves: true, domain_tools: true, confirmations: true } });
+      expect(report.conformance.fitness).toBe(1);
       const text = runCli(['runs', 'show', result.runId, '--store', store], PROJECT_ROOT).stdout;
       expect(text).toMatch(
         /exchange_delivered_order_items +ok +retail-tools, confirmation \(confirm_before_changes\), confirmation: step, [\d.]+ ms upstream +DO_EXCH → DO_EXCH/,

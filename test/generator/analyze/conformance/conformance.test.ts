@@ -11,6 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop, SopBundle } from '../../../../contract/compiled-sop.js';
+import { requirementOf } from '../../../../contract/evidence.js';
 import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../../contract/transitions.js';
 import { requiredNodes } from '../../../../generator/analyze/conformance/required-nodes.js';
 import { goldenPaths } from '../../../../generator/analyze/golden-paths.js';
@@ -80,6 +81,7 @@ describe('conforming transcripts', () => {
 
 describe('planted deviations, found at their step with their kind', () => {
   const retailPaths = goldenPaths(RETAIL).paths.map((p) => p.nodes);
+  const REQUIRED = requiredNodes(RETAIL);
 
   it.each([false, true])('a required step skipped (AUTH passed without authenticating; goto_node: %s)', (declare) => {
     for (const walk of retailPaths) {
@@ -104,14 +106,17 @@ describe('planted deviations, found at their step with their kind', () => {
     expect(report.verdict).toBe('fail');
     expect(report.findings.map((f) => [f.rule, f.severity, f.step, f.node])).toEqual([['skipped_required', 'error', 1, 'AUTH']]);
     expect(report.findings[0]!.message).toBe(
-      'AUTH was passed without a call of its tools (find_user_id_by_email, find_user_id_by_name_zip); it is required by authenticate_first',
+      'AUTH was passed without a successful call of find_user_id_by_email, find_user_id_by_name_zip; it is required by authenticate_first and its evidence',
     );
   });
 
   it('a tool at the wrong node, with goto_node: a lookup declared at AUTH before authenticating is the call out of place', () => {
     for (const walk of retailPaths.slice(0, 30)) {
       const acts = actsOfWalk(RETAIL, walk);
-      const lookup = acts.findIndex((a) => a.act === 'call' && a.node !== 'AUTH' && !confirmationGuards(RETAIL, a.tool));
+      // A lookup at a step that requires nothing (moving a check step's evidence would leave that step unproved too).
+      const lookup = acts.findIndex(
+        (a) => a.act === 'call' && a.node !== 'AUTH' && !confirmationGuards(RETAIL, a.tool) && !REQUIRED.has(a.node),
+      );
       if (lookup < 0) continue;
       const auth = acts.findIndex((a) => a.act === 'call' && a.node === 'AUTH');
       // The lookup moves to just before the call that authenticates.
@@ -126,7 +131,9 @@ describe('planted deviations, found at their step with their kind', () => {
     // Every node after AUTH is reachable for free (a hub, restarts), so only a call that needs AUTH passed counts.
     for (const walk of retailPaths.slice(0, 30)) {
       const acts = actsOfWalk(RETAIL, walk);
-      const lookup = acts.findIndex((a) => a.act === 'call' && a.node !== 'AUTH' && !confirmationGuards(RETAIL, a.tool));
+      const lookup = acts.findIndex(
+        (a) => a.act === 'call' && a.node !== 'AUTH' && !confirmationGuards(RETAIL, a.tool) && !REQUIRED.has(a.node),
+      );
       if (lookup < 0) continue;
       const auth = acts.findIndex((a) => a.act === 'call' && a.node === 'AUTH');
       const moved = [...acts.slice(0, auth), acts[lookup]!, ...acts.slice(auth, lookup), ...acts.slice(lookup + 1)];
@@ -256,7 +263,9 @@ describe('random walks turned into calls', () => {
       const here = s.path.at(-1);
       const tool = tools[s.i];
       if (here === undefined || tool === undefined || !(sop.toolsByNode[here] ?? []).includes(tool)) return null;
-      return { ...s, i: s.i + 1, called: true };
+      // A node that requires evidence is passed by a call of its evidence tools only.
+      const passes = requirementOf(sop, here)?.tools.includes(tool) ?? true;
+      return { ...s, i: s.i + 1, called: s.called || passes };
     };
     const seen = new Map<string, State>();
     const edges = new Map<string, string[]>();
@@ -306,7 +315,9 @@ describe('random walks turned into calls', () => {
           const verdict = decideMove(sop.transitions, path, target, visits);
           if (!verdict.ok) break;
           ({ path, visits } = verdict);
-          const tools = (sop.toolsByNode[target] ?? []).filter((tool) => !confirmationGuards(sop, tool));
+          const offered = (sop.toolsByNode[target] ?? []).filter((tool) => !confirmationGuards(sop, tool));
+          // A node that requires evidence is served with its evidence tools (as a conforming agent does).
+          const tools = requirementOf(sop, target)?.tools ?? offered;
           // A required node is always served (else the walk itself skips it); others now and then.
           if (tools.length > 0 && (required.has(target) || picks[step]! % 3 !== 0))
             calls.push({ node: target, tool: tools[picks[step]! % tools.length]! });

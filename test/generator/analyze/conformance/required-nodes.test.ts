@@ -12,14 +12,24 @@ import { BASE_SOP } from '../../../support/sop-text.js';
 const bundle = repositoryBundle();
 
 describe('requiredNodes', () => {
-  it('the retail SOP: AUTH for authenticate_first, the status decisions for status_checked_before_changes, no DO_* step', () => {
+  it('the retail SOP: AUTH and the check steps (policies with their evidence), the status decisions, no DO_* step', () => {
+    const orderRead = { policies: ['order_read_before_changes'], severity: 'error', evidence: ['get_order_details'] };
     expect([...requiredNodes(bundle.agents.retail_customer_support!)]).toEqual([
-      ['AUTH', { policies: ['authenticate_first'], severity: 'error' }],
+      ['AUTH', { policies: ['authenticate_first'], severity: 'error', evidence: ['find_user_id_by_email', 'find_user_id_by_name_zip'] }],
       ['IS_PENDING_C', { policies: ['status_checked_before_changes'], severity: 'error' }],
       ['IS_PENDING_M', { policies: ['status_checked_before_changes'], severity: 'error' }],
       ['IS_DELIVERED_R', { policies: ['status_checked_before_changes'], severity: 'error' }],
       ['IS_DELIVERED_E', { policies: ['status_checked_before_changes'], severity: 'error' }],
+      ['CHK_CANCEL', orderRead],
+      ['CHK_MOD', orderRead],
+      ['CHK_RETURN', orderRead],
+      ['CHK_EXCH', orderRead],
     ]);
+  });
+
+  it('a node that requires evidence with no policy naming it is required by its evidence alone', () => {
+    const text = BASE_SOP.replace('tools: [lookup]\n```', 'tools: [lookup]\nevidence: true\n```');
+    expect([...requiredNodes(compiledFromText(text))]).toEqual([['ASK', { policies: [], severity: 'error', evidence: ['lookup'] }]]);
   });
 
   it('none without policies', () => {

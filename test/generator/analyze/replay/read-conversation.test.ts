@@ -166,6 +166,67 @@ describe('inputs it cannot read', () => {
 });
 
 describe('an audit log', () => {
+  it("reads a gateway's domain calls: an answered call once, a refused one failed, a question as no call, a forwarding left unanswered as the call", () => {
+    const domain = (phase: string, extra: object = {}) => ({
+      kind: 'domain',
+      server: 'retail-tools',
+      rule: 'node-tools',
+      sop: 'sha256:1',
+      phase,
+      ...extra,
+    });
+    const result = read(
+      JSON.stringify({
+        run: { runId: 'r1', agent: 'retail_customer_support', sourceHash: 'sha256:1' },
+        audit: [
+          {
+            seq: 1,
+            tool: 'get_order_details',
+            input: { order_id: '#W1', run_id: 'r1' },
+            outcome: 'ok',
+            detail: domain('answered', { read: true }),
+          },
+          { seq: 2, tool: 'cancel_pending_order', input: { order_id: '#W1' }, outcome: 'refused', detail: domain('decided') },
+          {
+            seq: 3,
+            tool: 'cancel_pending_order',
+            input: { order_id: '#W1' },
+            outcome: 'pending',
+            detail: domain('decided', { confirmation: 'asked' }),
+          },
+          {
+            seq: 4,
+            tool: 'cancel_pending_order',
+            input: { order_id: '#W1' },
+            outcome: 'pending',
+            detail: domain('forwarding', { confirmation: 'yes' }),
+          },
+          {
+            seq: 5,
+            tool: 'cancel_pending_order',
+            input: { order_id: '#W1' },
+            outcome: 'ok',
+            detail: domain('answered', { confirmation: 'yes' }),
+          },
+          {
+            seq: 6,
+            tool: 'modify_user_address',
+            input: { user_id: 'u' },
+            outcome: 'pending',
+            detail: domain('forwarding', { confirmation: 'step' }),
+          },
+        ],
+      }),
+    );
+    expect(result.ok && result.conversation.domainCalls).toBe(true);
+    expect(result.ok && result.conversation.events).toEqual([
+      { kind: 'call', tool: 'get_order_details', args: { order_id: '#W1' }, place: { seq: 1 } },
+      { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, failed: true, place: { seq: 2 } },
+      { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, confirmed: 'yes', place: { seq: 5 } },
+      { kind: 'call', tool: 'modify_user_address', args: { user_id: 'u' }, confirmed: 'step', place: { seq: 6 } },
+    ]);
+  });
+
   it('reads each entry as a call at its seq, a goto_node with its outcome as the recorded answer', () => {
     const result = read(
       JSON.stringify({

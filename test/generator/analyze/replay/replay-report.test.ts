@@ -144,10 +144,12 @@ describe('the report', () => {
         'FAIL  score 0.7500 (6/8 steps compliant), prefix 0.2500; ended at DENY_CANCEL; terminals reached: DENY_CANCEL',
         '  step 3 (message 3, call call_4) error tool_not_allowed: get_user_details called at AUTH, which allows find_user_id_by_email, find_user_id_by_name_zip',
         '  step 6 (message 6, call call_7) error illegal_move: goto_node DENY_CANCEL from CHK_CANCEL: not a legal move; legal: IS_PENDING_C, START, ROUTE',
-        'conformance (walk anchored by goto_node): fitness 0.6250 (cost 3 of 8); one optimal alignment',
+        'conformance (walk anchored by goto_node): fitness 0.5000 (cost 4 of 8); one optimal alignment',
         '  step 3 (message 3, call call_4) unexpected_call: get_user_details called at AUTH, which offers find_user_id_by_email, find_user_id_by_name_zip; no walk explains it at a lower cost',
-        '  step 4 (message 4, call call_5) skipped_required: AUTH was passed without a call of its tools (find_user_id_by_email, find_user_id_by_name_zip); it is required by authenticate_first',
+        '  step 4 (message 4, call call_5) skipped_required: AUTH was passed without a successful call of find_user_id_by_email, find_user_id_by_name_zip; it is required by authenticate_first and its evidence',
         '  step 6 (message 6, call call_7) declared_move_off_walk: goto_node DENY_CANCEL is not on the walk: the rule refuses it from CHK_CANCEL; the walk stays at CHK_CANCEL',
+        // The check step read no order (its call was get_user_details): the evidence it requires is missing.
+        '  step 7 (message 7, call call_8) skipped_required: CHK_CANCEL was passed without a successful call of get_order_details; it is required by order_read_before_changes and its evidence',
         '',
       ].join('\n'),
     );
