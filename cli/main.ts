@@ -26,10 +26,12 @@ Commands:
       --watch           rebuild on change, keep running through errors
       --paths           also write each agent's golden paths (<out>/<agent>/paths.json; or "paths": true)
       --report          print each agent's tokens (o200k): system prompt, node prompts, goto_node answers
+      --check-tools     reach each SOP's mcp_servers and check its tool names against what they offer (SOP067)
       --format text|json
   inspect FILE     Print the compiled model of one SOP as JSON
   serve            Serve the compiled agents (the output folder's sop-bundle.json) over MCP
       --stdio           (default) speak MCP on stdin/stdout
+      --gateway         also offer the SOPs' domain servers' tools, and forward a call only where the run allows it
       --http            Streamable HTTP
       --port N          (default 3000)   --host H   (default 127.0.0.1)
       --out DIR         output folder to serve (default: generated)

@@ -10,7 +10,8 @@
  *
  * `--paths` (or `"paths": true` in sop.config.json) adds each agent's golden paths (`<agent>/paths.json`) to the
  * output; `--report` prints what each agent costs in tokens (o200k) after the build. Only these load the path
- * search or the tokenizer.
+ * search or the tokenizer. `--check-tools` also reaches each SOP's domain servers and checks its tool names against
+ * what they offer (SOP067): the one option that starts processes or opens connections.
  */
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -20,7 +21,7 @@ import { type BuildRun, runProjectBuild, tokenCountsUnavailable } from '../../ge
 import { openProject, type SopProject } from '../../generator/build/sop-project.js';
 import { watchSources } from '../../generator/build/watch-sources.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
-import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
+import { compareDiagnostics, hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { toValidationResult } from '../../generator/diagnostics/render-json.js';
 import { renderDiagnostics, summarize } from '../../generator/diagnostics/render-text.js';
 import { locateProject } from '../config.js';
@@ -28,6 +29,8 @@ import { displayPath as display } from '../project-root.js';
 
 interface BuildOptions {
   readonly report: boolean;
+  /** Also check the SOPs' tools against their domain servers (`--check-tools`). */
+  readonly checkTools: boolean;
   readonly check: boolean;
   readonly watch: boolean;
   readonly format: 'text' | 'json';
@@ -47,6 +50,7 @@ export async function runBuild(args: readonly string[]): Promise<number> {
         format: { type: 'string', default: 'text' },
         paths: { type: 'boolean', default: false },
         report: { type: 'boolean', default: false },
+        'check-tools': { type: 'boolean', default: false },
       },
       allowPositionals: false,
     });
@@ -58,7 +62,7 @@ export async function runBuild(args: readonly string[]): Promise<number> {
       return 2;
     }
     project = openProject(located.paths);
-    options = { report: values.report, check: values.check, watch: values.watch, format: values.format };
+    options = { report: values.report, checkTools: values['check-tools'], check: values.check, watch: values.watch, format: values.format };
   } catch (error) {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
     return 2;
@@ -82,9 +86,20 @@ export async function runBuild(args: readonly string[]): Promise<number> {
 
 async function buildOnce(project: SopProject, options: BuildOptions, { useCache }: { useCache: boolean }): Promise<number> {
   const started = performance.now();
-  const run = await runProjectBuild(project, { check: options.check, useCache, report: options.report });
+  const built = await runProjectBuild(project, { check: options.check, useCache, report: options.report });
+  const run = options.checkTools ? await withToolChecks(project, built) : built;
   printRun(project, options, run, started);
   return exitCode(run);
+}
+
+/** The run with SOP067 for tools the domain servers do not offer (loaded only with --check-tools: it starts MCP clients). */
+async function withToolChecks(project: SopProject, run: BuildRun): Promise<BuildRun> {
+  if (run.kind === 'no-sources') return run;
+  const { checkDomainTools } = await import('../check-tools.js');
+  const checked = await project.check(run.sources);
+  const models = [...checked.compiled.values()].flatMap((compiled) => (compiled.model === null ? [] : [compiled.model]));
+  const found = await checkDomainTools(models, { root: project.layout.root });
+  return found.length === 0 ? run : { ...run, diagnostics: [...run.diagnostics, ...found].sort(compareDiagnostics) };
 }
 
 function exitCode(run: BuildRun): number {

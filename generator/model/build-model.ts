@@ -37,6 +37,7 @@ export function buildModel(parsed: ParsedSop, sourceHash: string, sink: Diagnost
     hubs: (fm.hubs ?? []).map((id, i) => ({ id, span: yaml.spanOf(['hubs', i]) })),
     model: fm.model ?? null,
     mcpServers: fm.mcp_servers ?? [],
+    mcpServerSpans: (fm.mcp_servers ?? []).map((_, i) => yaml.spanOf(['mcp_servers', i, 'name'])),
     tools: fm.tools.map((name, i) => ({ name, span: yaml.spanOf(['tools', i]) })),
     nodes,
     edges,

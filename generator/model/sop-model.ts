@@ -115,6 +115,8 @@ export interface SopModel {
   readonly hubs: readonly { readonly id: string; readonly span: SourceSpan }[];
   readonly model: ModelSettings | null;
   readonly mcpServers: readonly McpServerRef[];
+  /** Where each server of `mcpServers` is named (its `name` value). */
+  readonly mcpServerSpans: readonly SourceSpan[];
   readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[];
   /** Nodes in order of first appearance in the flowchart. */
   readonly nodes: readonly ModelNode[];

@@ -109,6 +109,7 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
     hubs: (spec.hubs ?? []).map((id) => ({ id, span: SPAN })),
     model: spec.model ?? null,
     mcpServers: spec.mcpServers ?? [],
+    mcpServerSpans: (spec.mcpServers ?? []).map(() => SPAN),
     tools: (spec.tools ?? []).map((name) => ({ name, span: SPAN })),
     nodes: [...all.values()],
     edges,
