@@ -185,7 +185,7 @@ function renderRun(): void {
   ui.stepLabel.textContent =
     view.entry === undefined
       ? ''
-      : `step ${step} of ${last}: ${view.entry.tool} ${view.entry.outcome}${view.entry.error ? ` (${view.entry.error})` : ''}`;
+      : `step ${step} of ${last}: ${view.entry.tool} ${view.entry.outcome}${view.entry.detail === undefined ? '' : ` (${decidedBy(view.entry.detail)})`}${view.entry.error ? ` (${view.entry.error})` : ''}`;
 
   if (sop === null) {
     required('diagram').textContent = 'The SOP version this run is pinned to is not available on this server.';
@@ -220,8 +220,8 @@ function renderAudit(audit: readonly AuditEntry[], step: number): void {
         { className: entry.outcome, data: { seq: String(entry.seq) }, title: entry.error ?? JSON.stringify(entry.input) },
         [
           element('td', { text: String(entry.seq) }),
-          element('td', { text: entry.tool }),
-          element('td', { text: entry.outcome }),
+          element('td', { text: entry.detail === undefined ? entry.tool : `${entry.tool} @ ${entry.detail.server}` }),
+          element('td', { text: entry.detail === undefined ? entry.outcome : `${entry.outcome} · ${decidedBy(entry.detail)}` }),
           element('td', { text: move }),
           element('td', { text: `${clock(entry.at)} · ${entry.durationMs} ms` }),
         ],
@@ -276,3 +276,13 @@ setInterval(renderRows, 5_000);
 
 readFragment();
 follow();
+
+/** What decided a domain call (gateway mode): the rule (and its policy), how the user's yes went, the server's time. */
+function decidedBy(detail: NonNullable<AuditEntry['detail']>): string {
+  const parts: string[] = [detail.policy === undefined ? detail.rule : `${detail.rule}: ${detail.policy}`];
+  if (detail.confirmation !== undefined) parts.push(`confirmation ${detail.confirmation}`);
+  if (detail.phase === 'forwarding') parts.push('sent');
+  if (detail.upstreamMs !== undefined) parts.push(`${Math.round(detail.upstreamMs * 10) / 10} ms upstream`);
+  if (detail.reached === 'maybe') parts.push('may have reached it');
+  return parts.join(', ');
+}

@@ -153,6 +153,14 @@ describe('sop serve --gateway --http', () => {
       const report = JSON.parse(replayed.stdout);
       expect(report).toMatchObject({ verdict: 'pass', checked: { moves: true, domain_tools: true, confirmations: true } });
       expect(report.conformance.fitness).toBe(1);
+      // The runs page's API serves the same entries, detail included (the page shows what decided each call).
+      const page = (await (await fetch(new URL(`/runs/api/runs/${result.runId}`, server.url))).json()) as {
+        audit: { tool: string; detail?: object }[];
+      };
+      expect(page.audit.find((entry) => entry.tool === 'exchange_delivered_order_items')?.detail).toMatchObject({
+        server: 'retail-tools',
+        rule: 'confirmation',
+      });
       const text = runCli(['runs', 'show', result.runId, '--store', store], PROJECT_ROOT).stdout;
       expect(text).toMatch(
         /exchange_delivered_order_items +ok +retail-tools, confirmation \(confirm_before_changes\), confirmation: step, [\d.]+ ms upstream +DO_EXCH → DO_EXCH/,
