@@ -1,6 +1,7 @@
 /**
  * MCP over stdio, one JSON-RPC message per line, with the limits the SDK's stdio transport lacks: a line longer
- * than `maxMessageBytes` is dropped (read to its end, never buffered whole) and answered with a -32600 error; a
+ * than `maxMessageBytes` is dropped (read to its end, never buffered whole) and answered with a -32600 error that
+ * carries its request id when the id can be read from the line's first or last bytes (`salvage-id.ts`); a
  * line that is not JSON gets -32700; a batch or a malformed message gets the same answer as over HTTP
  * (`message-guard.ts`). The server stays up through all of them. Blank lines are ignored. stdout carries
  * protocol messages only.
@@ -8,6 +9,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { type JSONRPCMessage, ProtocolErrorCode, type Transport } from '@modelcontextprotocol/server';
 import { type ErrorReply, parseError, screenIncoming } from '../mcp/message-guard.js';
+import { salvageRequestId } from '../mcp/salvage-id.js';
 
 export interface LineTransportOptions {
   readonly input: Readable;
@@ -17,6 +19,8 @@ export interface LineTransportOptions {
 }
 
 export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+/** How much of an over-limit line's start and end is kept to read its id from. */
+const KEPT_BYTES = 64 * 1024;
 
 /** A line transport, and when it closed (its input ended, or `close()` was called). */
 export interface LineTransport extends Transport {
@@ -29,6 +33,8 @@ export function createLineTransport(options: LineTransportOptions): LineTranspor
   let pieces: Buffer[] = [];
   let size = 0;
   let oversized = false;
+  let head = Buffer.alloc(0);
+  let tail = Buffer.alloc(0);
   let closed = false;
   let markClosed = () => {};
   const closedPromise = new Promise<void>((resolve) => {
@@ -62,7 +68,9 @@ export function createLineTransport(options: LineTransportOptions): LineTranspor
     let start = 0;
     for (let newline = chunk.indexOf(10); newline !== -1; newline = chunk.indexOf(10, start)) {
       const part = chunk.subarray(start, newline);
-      if (oversized || size + part.length > max) tooLarge();
+      if (!oversized && size + part.length > max) beginOversized(part);
+      else if (oversized) keepTail(part);
+      if (oversized) tooLarge();
       else line(pieces.length === 0 ? part : Buffer.concat([...pieces, part]));
       pieces = [];
       size = 0;
@@ -70,22 +78,38 @@ export function createLineTransport(options: LineTransportOptions): LineTranspor
       start = newline + 1;
     }
     const rest = chunk.subarray(start);
-    if (rest.length === 0 || oversized) return;
-    if (size + rest.length > max) {
-      // Keep reading to the line's end, but never hold it: memory stays bounded whatever the client sends.
-      oversized = true;
-      pieces = [];
-      size = 0;
-      return;
+    if (rest.length === 0) return;
+    if (oversized) keepTail(rest);
+    else if (size + rest.length > max) beginOversized(rest);
+    else {
+      pieces.push(Buffer.from(rest));
+      size += rest.length;
     }
-    pieces.push(Buffer.from(rest));
-    size += rest.length;
+  };
+
+  // Keep reading to the line's end, but never hold it: only its first and last bytes stay, memory stays bounded
+  // whatever the client sends.
+  const beginOversized = (part: Buffer): void => {
+    const sofar = Buffer.concat([...pieces, part]);
+    head = Buffer.from(sofar.subarray(0, KEPT_BYTES));
+    tail = Buffer.from(sofar.subarray(Math.max(0, sofar.length - KEPT_BYTES)));
+    pieces = [];
+    size = 0;
+    oversized = true;
+  };
+
+  const keepTail = (part: Buffer): void => {
+    const joined = part.length >= KEPT_BYTES ? part : Buffer.concat([tail, part]);
+    tail = Buffer.from(joined.subarray(Math.max(0, joined.length - KEPT_BYTES)));
   };
 
   const tooLarge = (): void => {
+    const id = salvageRequestId(head.toString('utf8'), tail.toString('utf8').replace(/\r$/, ''));
+    head = Buffer.alloc(0);
+    tail = Buffer.alloc(0);
     const reply: ErrorReply = {
       jsonrpc: '2.0',
-      id: null,
+      id: id ?? null,
       error: { code: ProtocolErrorCode.InvalidRequest, message: `Message larger than ${max} bytes: dropped. Send smaller messages.` },
     };
     void write(reply).catch((error: unknown) => transport.onerror?.(asError(error)));

@@ -184,6 +184,47 @@ describe('Streamable HTTP', () => {
     expect(jsonRpcError(response.body)).toEqual({ code: -32700, message: 'Parse error: the request body is not valid JSON' });
   });
 
+  it('answers a body that is not JSON 415, naming the Content-Type to send', async () => {
+    const response = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host, 'content-type': 'text/plain' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    expect(response.status).toBe(415);
+    expect(jsonRpcError(response.body).message).toMatch(
+      /^Unsupported Media Type: send the JSON-RPC message as application\/json \(got text\/plain\)/,
+    );
+  });
+
+  it('refuses a declared 100 MB body with 413 before it is sent, and closes the connection', async () => {
+    const answer = await new Promise<{ head: string }>((resolve, reject) => {
+      const socket = connect(server.port, '127.0.0.1', () => {
+        socket.write(
+          `POST /mcp HTTP/1.1\r\nHost: ${host}\r\ncontent-type: application/json\r\naccept: application/json, text/event-stream\r\ncontent-length: ${100 * 1024 * 1024}\r\n\r\n{`,
+        );
+      });
+      let head = '';
+      socket.on('data', (chunk: Buffer) => {
+        head += chunk.toString('utf8');
+      });
+      // Only the headers and one byte went out: an answer now was given without waiting for the body.
+      socket.on('close', () => resolve({ head }));
+      socket.on('error', reject);
+      setTimeout(() => reject(new Error('no answer before the body was sent')), 5_000);
+    });
+    expect(answer.head).toMatch(/^HTTP\/1\.1 413 /);
+    expect(answer.head).toMatch(/connection: close/i);
+    expect(answer.head).toContain('Request body larger than 1mb (104857600 bytes declared)');
+  });
+
+  it('refuses a chunked body that grows past the limit with 413', async () => {
+    const response = await rawRequest(server.url, {
+      headers: { ...MCP_HEADERS, host, 'transfer-encoding': 'chunked' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { x: 'y'.repeat(2 * 1024 * 1024) } }),
+    });
+    expect(response.status).toBe(413);
+    expect(jsonRpcError(response.body).message).toBe('Request body larger than 1mb');
+  });
+
   it('answers unknown sessions 404, GET 405 (no event stream), and other paths and methods with JSON-RPC errors', async () => {
     const unknown = await rawRequest(server.url, {
       headers: { ...MCP_HEADERS, host, 'mcp-session-id': 'not-a-session' },

@@ -58,7 +58,11 @@ describe('stdio server process (fixture bundle)', () => {
   });
 
   it('answers a line that is not JSON, an oversized message, a batch and malformed params with JSON-RPC errors, and stays up', async () => {
-    const huge = `{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"todo","arguments":{"x":"${'y'.repeat(5 * 1024 * 1024)}"}}}\n`;
+    const big = 'y'.repeat(5 * 1024 * 1024);
+    const huge = `{"jsonrpc":"2.0","id":50,"method":"tools/call","params":{"name":"todo","arguments":{"x":"${big}"}}}\n`;
+    // The SDK's clients write the id last; a nested "id" near either end must not be taken for it.
+    const idLast = `{"method":"tools/call","params":{"name":"todo","arguments":{"id":1,"x":"${big}","y":{"id":2}}},"jsonrpc":"2.0","id":"call-51"}\n`;
+    const noId = `{"params":{"id":3,"x":"${big}","y":{"id":4}},"method":"notifications/x","jsonrpc":"2.0"}\n`;
     const run = await runStdio(
       process.execPath,
       [bundle, FIXTURE_ROOT],
@@ -66,6 +70,8 @@ describe('stdio server process (fixture bundle)', () => {
         ...conversation([]),
         new RawLine('{"jsonrpc": "2.0", "id": 40, "method": \n'),
         new RawLine(huge),
+        new RawLine(idLast),
+        new RawLine(noId),
         new RawLine('[{"jsonrpc":"2.0","id":41,"method":"ping"},{"jsonrpc":"2.0","id":42,"method":"ping"}]\n'),
         new RawLine('{"jsonrpc":"2.0","id":43,"method":"tools/call","params":{"arguments":{}}}\n'),
         new RawLine('\n'),
@@ -78,6 +84,8 @@ describe('stdio server process (fixture bundle)', () => {
     const errors = messages.filter((message) => message.error !== undefined).map((message) => ({ id: message.id, ...message.error }));
     expect(errors).toEqual([
       { id: null, code: -32700, message: 'Parse error: the line is not JSON' },
+      { id: 50, code: -32600, message: 'Message larger than 4194304 bytes: dropped. Send smaller messages.' },
+      { id: 'call-51', code: -32600, message: 'Message larger than 4194304 bytes: dropped. Send smaller messages.' },
       { id: null, code: -32600, message: 'Message larger than 4194304 bytes: dropped. Send smaller messages.' },
       {
         id: null,
@@ -88,5 +96,19 @@ describe('stdio server process (fixture bundle)', () => {
     ]);
     expect(messages.find((message) => message.id === 44)?.result?.structuredContent).toMatchObject({ agent: 'tiny_flow' });
     expect(run.stderr).toBe('');
+  });
+
+  it("answers an SDK client's 8 MiB tool call with an error it can match, and serves its next call", async () => {
+    const client = new Client({ name: 'stdio-test', version: '0.0.0' });
+    await client.connect(
+      new StdioClientTransport({ command: process.execPath, args: [bundle, FIXTURE_ROOT], cwd: PROJECT_ROOT, stderr: 'pipe' }),
+    );
+    try {
+      const call = client.callTool({ name: 'load_graph', arguments: { agent: 'x'.repeat(8 * 1024 * 1024) } });
+      await expect(call).rejects.toMatchObject({ code: -32600, message: expect.stringContaining('Message larger than 4194304 bytes') });
+      expect((await callTool(client, 'load_graph', { agent: 'tiny_flow' })).answer).toMatchObject({ agent: 'tiny_flow' });
+    } finally {
+      await client.close();
+    }
   });
 });
