@@ -178,9 +178,11 @@ export interface RunStore {
    * Calls `listener` after every commit and create of any instance sharing this store; returns unsubscribe.
    * Changes arrive after they are durable, never for a failed commit. A listener that throws affects neither
    * the commit nor the other listeners (its error goes to the store's error reporter). Delivery is best-effort
-   * for live views: memory and SQLite tell the listeners of their own process only (synchronously, before the
-   * commit's promise resolves); PostgreSQL tells every instance (LISTEN/NOTIFY), and misses what was committed
-   * while its listening connection was being re-established.
+   * for live views: every store tells the listeners of its own process of its own commits synchronously,
+   * before the commit's promise resolves; memory and SQLite tell no one else. PostgreSQL also tells listeners
+   * of every other instance's commits (LISTEN/NOTIFY, sent only while some instance has listeners), once this
+   * subscription is in place in the database (a few milliseconds after the first `subscribe`), and misses what
+   * was committed while its listening connection was being re-established.
    */
   subscribe(listener: (change: RunChange) => void): () => void;
   /** Releases the engine (connections, file handles); no listener is called afterwards. Idempotent. */
