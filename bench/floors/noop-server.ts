@@ -5,9 +5,10 @@
  *
  *   node dist/bench/floors/noop-server.js                  stdio
  *   node dist/bench/floors/noop-server.js --http --port N  Streamable HTTP on 127.0.0.1 (N = 0: any free port)
- *   node dist/bench/floors/noop-server.js --update URL     stdio; the tool makes one bare single-row `UPDATE`
- *                                                          round trip on the PostgreSQL database at URL before it
- *                                                          answers: the least a call that commits there can cost
+ *   node dist/bench/floors/noop-server.js --update URL     stdio; before it answers, the tool makes the writes
+ *                                                          a commit makes (run row, audit row), raw, in one round
+ *                                                          trip on the PostgreSQL database at URL: the least a
+ *                                                          call that commits there can cost
  *
  *   node dist/bench/floors/noop-server.js --sdk v1         stdio, on the SDK's v1 line (@modelcontextprotocol/sdk)
  *                                                          instead of the v2 line the runtime is built on
@@ -29,7 +30,7 @@ import { z } from 'zod';
 
 const NOOP_TOOL = 'noop';
 
-/** The tool's only work besides answering: one bare UPDATE round trip with `--update`, else none. */
+/** The tool's only work besides answering: the raw writes of a commit with `--update`, else none. */
 type Work = () => Promise<unknown>;
 
 function noopServer(work?: Work): McpServer {

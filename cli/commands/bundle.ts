@@ -1,14 +1,16 @@
 /**
  * `sop bundle [--out FILE]`: writes the one-file server, a single ES module holding the app's compiled agents
  * (its `sop-bundle.json`) and the runtime with its dependencies, bundled by esbuild. It needs no node_modules:
- * copy it anywhere with Node 20.11+ and run `node FILE` (stdio) or `node FILE --http [--port N]`.
+ * copy it anywhere and run `node FILE` (stdio) or `node FILE --http [--port N]`; on Node 22.13+ HTTP's durable
+ * SQLite store is the SQLite built into Node, so the file alone keeps runs across restarts.
  *
  * It packs what the last build produced and refuses a bundle that no longer matches the SOPs (a SOP edited,
  * added or removed since, or one whose errors kept its previous version): a deployed server must not quietly
  * serve yesterday's agents. It will not overwrite a file it did not write itself.
  *
- * Native modules cannot be inlined: `better-sqlite3` stays an import, found in a node_modules beside the file
- * when installed there. Everything pure JavaScript is inside.
+ * Native modules cannot be inlined: `better-sqlite3` (the SQLite driver on Node 20, or when chosen) stays an
+ * import, found in a node_modules beside the file when installed there; `node:sqlite` is Node's own. Everything
+ * pure JavaScript is inside.
  *
  * Exit codes: 0 written; 1 nothing to bundle, a stale bundle or a file in the way; 2 bad usage or a failure.
  */

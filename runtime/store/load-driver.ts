@@ -24,8 +24,12 @@ export function driverFailure(name: string, error: unknown, otherStores: string)
     return `the ${name} package is not installed: run \`npm install ${name}\` in the app, or choose another store (${otherStores})`;
   }
   if (isNativeAddonFailure(error)) {
+    const abi = /NODE_MODULE_VERSION (\d+)\.\s+This version of Node\.js requires\s+NODE_MODULE_VERSION (\d+)/.exec(
+      String((error as Error)?.message),
+    );
+    const why = abi === null ? reason : `it was built for another Node (NODE_MODULE_VERSION ${abi[1]}; this one needs ${abi[2]})`;
     return (
-      `the ${name} package's native addon does not load on this Node (${process.version}): ${reason}; rebuild it with ` +
+      `the ${name} package's native addon does not load on this Node (${process.version}): ${why}; rebuild it with ` +
       `\`npm rebuild ${name}\` (needs python3, make and a C++ compiler), or choose another store (${otherStores})`
     );
   }

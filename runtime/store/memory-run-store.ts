@@ -58,7 +58,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
     async commit(runId, expectedVersion, state, audit, now): Promise<CommitResult> {
       const entry = runs.get(runId);
       if (entry === undefined) return { ok: false, reason: 'missing' };
-      if (entry.run.version !== expectedVersion) return { ok: false, reason: 'conflict' };
+      if (entry.run.version !== expectedVersion) return { ok: false, reason: 'conflict', current: entry.run };
       const version = expectedVersion + 1;
       entry.run = { ...entry.run, state, version, updatedAt: now };
       entry.audit.push({ ...audit, seq: version });

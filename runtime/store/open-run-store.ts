@@ -2,8 +2,10 @@
  * `--store URL` → a `RunStore`. The forms:
  *
  *   memory                          nothing survives the process (stdio's default, tests)
- *   sqlite:PATH[?synchronous=full]  one file; a relative PATH resolves from the app root (HTTP's default is
- *                                   `sqlite:./.sop/runs.db`); `full` fsyncs every commit (see sqlite-run-store.ts)
+ *   sqlite:PATH[?synchronous=full][&driver=node:sqlite|better-sqlite3]
+ *                                   one file; a relative PATH resolves from the app root (HTTP's default is
+ *                                   `sqlite:./.sop/runs.db`); `full` fsyncs every commit (see sqlite-run-store.ts);
+ *                                   the driver is node:sqlite where Node has it, unless another is asked for
  *   postgres://… | postgresql://…   a PostgreSQL database shared by several instances
  *
  * Anything else, a driver that is not installed, or an engine that cannot be reached is an error value naming
@@ -14,6 +16,7 @@ import type { StoreErrorReporter } from './change-listeners.js';
 import { createMemoryRunStore } from './memory-run-store.js';
 import { redactUrl } from './redact-url.js';
 import type { RunStore } from './run-store.js';
+import type { SqliteDriverChoice } from './sqlite-driver.js';
 
 /** What `sop serve --http` and `sop runs` use when no `--store` is given. */
 export const DEFAULT_DURABLE_STORE = 'sqlite:./.sop/runs.db';
@@ -22,7 +25,7 @@ export const STORE_FORMS = '`memory`, `sqlite:PATH` (e.g. sqlite:./.sop/runs.db)
 
 export type StoreLocation =
   | { readonly kind: 'memory' }
-  | { readonly kind: 'sqlite'; readonly path: string; readonly synchronous: 'NORMAL' | 'FULL' }
+  | { readonly kind: 'sqlite'; readonly path: string; readonly synchronous: 'NORMAL' | 'FULL'; readonly driver: SqliteDriverChoice }
   | { readonly kind: 'postgres'; readonly url: string };
 
 export type StoreUrlParse = { readonly ok: true; readonly location: StoreLocation } | { readonly ok: false; readonly error: string };
@@ -49,17 +52,21 @@ function parseSqlite(rest: string, root: string): StoreUrlParse {
   const file = query === -1 ? rest : rest.slice(0, query);
   if (file === '') return { ok: false, error: `a sqlite: store needs a file path, e.g. ${DEFAULT_DURABLE_STORE}` };
   let synchronous: 'NORMAL' | 'FULL' = 'NORMAL';
+  let driver: SqliteDriverChoice = 'auto';
   for (const [key, value] of new URLSearchParams(query === -1 ? '' : rest.slice(query + 1))) {
     const level = value.toUpperCase();
-    if (key !== 'synchronous' || (level !== 'NORMAL' && level !== 'FULL')) {
+    if (key === 'synchronous' && (level === 'NORMAL' || level === 'FULL')) synchronous = level;
+    else if (key === 'driver' && (value === 'node:sqlite' || value === 'better-sqlite3')) driver = value;
+    else {
       return {
         ok: false,
-        error: `unknown sqlite: option '${key}=${value}': the one option is synchronous=normal (default) or synchronous=full`,
+        error:
+          `unknown sqlite: option '${key}=${value}': the options are synchronous=normal (default) or synchronous=full, ` +
+          'and driver=node:sqlite (the default where Node has it) or driver=better-sqlite3',
       };
     }
-    synchronous = level;
   }
-  return { ok: true, location: { kind: 'sqlite', path: isAbsolute(file) ? file : resolve(root, file), synchronous } };
+  return { ok: true, location: { kind: 'sqlite', path: isAbsolute(file) ? file : resolve(root, file), synchronous, driver } };
 }
 
 /** The store as a message names it (a PostgreSQL password is masked). */
@@ -79,7 +86,7 @@ export async function openRunStore(url: string, options: OpenRunStoreOptions): P
       return { ok: true, store: createMemoryRunStore(onError) };
     case 'sqlite': {
       const { openSqliteRunStore } = await import('./sqlite-run-store.js');
-      return openSqliteRunStore({ path: location.path, synchronous: location.synchronous, ...onError });
+      return openSqliteRunStore({ path: location.path, synchronous: location.synchronous, driver: location.driver, ...onError });
     }
     case 'postgres': {
       const { openPostgresRunStore } = await import('./postgres-run-store.js');

@@ -4,29 +4,35 @@
  *
  *   - Schema created and migrated on open, under a transaction-scoped advisory lock: instances starting at
  *     once apply each migration once, the others wait and find it done (DDL is transactional here).
- *   - A commit is one statement, so one round trip: a data-modifying CTE does the compare-and-set
- *     `UPDATE … WHERE run_id = $ AND version = $ RETURNING …`, inserts the audit entry from its row, and
- *     notifies the other instances, all atomic. Under READ COMMITTED a second commit from the same version
- *     waits on the row lock, re-checks `version` against the new row and updates nothing. No row back means
- *     the run is gone or moved on; a second query (only then) tells which.
- *   - `create` is one statement the same way (run row, first audit entry, notification).
+ *   - A commit is one statement, so one round trip, whatever its outcome: a data-modifying CTE does the
+ *     compare-and-set `UPDATE … WHERE run_id = $ AND version = $ RETURNING …`, inserts the audit entry from its
+ *     row and, only while another instance listens, notifies; when the compare-and-set updated nothing, the
+ *     same statement reads the run as it is now (`FOR SHARE`, which under READ COMMITTED waits for a commit in
+ *     flight and returns the row it wrote, not the statement's older snapshot), so a caller holding a stale
+ *     copy decides again on the current one without another read. No row back at all: the run is gone.
+ *     Under READ COMMITTED a second commit from the same version waits on the row lock, re-checks `version`
+ *     against the new row and updates nothing.
+ *   - `create` is one statement the same way (run row, first audit entry, notification while listened to).
  *   - The expiry sweep deletes in batches, skipping rows another instance holds (`FOR UPDATE SKIP LOCKED`): two
  *     instances sweeping at once do not wait for each other, and a run being committed right now is not idle.
- *   - Changes reach every instance's listeners through LISTEN/NOTIFY (`postgres-change-feed.ts`).
+ *   - Changes: this instance's listeners hear its own commits in process, as soon as they are durable; other
+ *     instances' commits arrive through LISTEN/NOTIFY while this instance has listeners
+ *     (`postgres-change-feed.ts`).
  *
  * JSON columns come back as text (a per-pool type parser; the driver's global parsers are left alone) so that
  * the row mapping is the same as SQLite's.
  */
+import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { stderrLogger } from '../service/logger.js';
 import { type ChangeListeners, createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';
-import { type ChangeFeed, createChangeFeed, RUN_CHANGES_CHANNEL } from './postgres-change-feed.js';
+import { type ChangeFeed, createChangeFeed, OTHERS_LISTEN, RUN_CHANGES_CHANNEL } from './postgres-change-feed.js';
 import { redactUrl } from './redact-url.js';
 import { POSTGRES_MIGRATIONS } from './run-store-schema.js';
 import { EXPIRY_BATCH, listRunsStatement, numberPlaceholders, RUN_SQL } from './run-store-sql.js';
-import type { RunRead, RunStore } from './run-store.js';
+import type { CommitResult, RunRead, RunStore } from './run-store.js';
 import { CURRENT_SCHEMA_VERSION_SQL, MIGRATIONS_TABLE_DDL, planMigrations, RECORD_MIGRATION_SQL } from './schema-migrations.js';
 import {
   AUDIT_COLUMNS,
@@ -53,10 +59,18 @@ export interface PostgresRunStoreOptions {
   readonly poolSize?: number;
   /** Where background failures go: idle connections lost, LISTEN reconnects, failing listeners. */
   readonly onError?: StoreErrorReporter;
+  /** How long this instance's listener lease lasts unless renewed (default 30 s; tests shorten it). */
+  readonly listenerLeaseMs?: number;
 }
 
 export interface PostgresRunStore extends RunStore {
   readonly kind: 'postgres';
+  /**
+   * Resolves once the last subscribe or unsubscribe has taken effect in the database (this instance listens
+   * and holds its lease, or has released it): from then on, other instances' commits are heard, or no longer
+   * notified for this instance.
+   */
+  settled(): Promise<void>;
 }
 
 export type PostgresOpen = { readonly ok: true; readonly store: PostgresRunStore } | { readonly ok: false; readonly error: string };
@@ -67,30 +81,45 @@ const CONNECT_TIMEOUT_MS = 10_000;
 /** The audit columns after run_id and seq, typed: in `INSERT … SELECT` a parameter's type is not inferred. */
 const AUDIT_PARAMETERS = (first: number) =>
   ['text', 'json', 'text', 'text', 'text', 'text', 'float8', 'float8', 'json'].map((type, i) => `$${first + i}::${type}`).join(', ');
-const NOTIFY = `pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version)::text)`;
+/**
+ * A CTE that notifies the change of the rows of `source`, only while another instance listens; it must be read
+ * by the main query to run (it is, through `count`). `$1` is this instance's id.
+ */
+const NOTIFY_WHILE_LISTENED = (source: string) =>
+  `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text) ` +
+  `FROM ${source} WHERE ${OTHERS_LISTEN}`;
 
 const SQL = {
+  /** $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry. */
   commit: {
     name: 'sop_commit',
     text: `WITH moved AS (
-        UPDATE sop_runs SET state = $1, current_node = $2, version = version + 1, updated_at = $3
-        WHERE run_id = $4 AND version = $5 RETURNING ${RUN_COLUMNS}
+        UPDATE sop_runs SET state = $2, current_node = $3, version = version + 1, updated_at = $4
+        WHERE run_id = $5 AND version = $6 RETURNING ${RUN_COLUMNS}
       ), logged AS (
-        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(6)} FROM moved
+        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(7)} FROM moved
+      ), told AS (
+        ${NOTIFY_WHILE_LISTENED('moved')}
+      ), now_current AS (
+        SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved) FOR SHARE
       )
-      SELECT ${RUN_COLUMNS}, ${NOTIFY} FROM moved`,
+      SELECT true AS committed, ${RUN_COLUMNS}, NULL::json AS state, (SELECT count(*) FROM told) AS notified FROM moved
+      UNION ALL
+      SELECT false, ${RUN_COLUMNS}, state, 0 FROM now_current`,
   },
+  /** $1 instance, $2… the run, then its first audit entry. */
   create: {
     name: 'sop_create',
     text: `WITH created AS (
-        ${numberPlaceholders(RUN_SQL.insert)} RETURNING run_id, version
+        ${numberPlaceholders(RUN_SQL.insert, 1)} RETURNING run_id, version
       ), logged AS (
-        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(9)} FROM created
+        INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(10)} FROM created
+      ), told AS (
+        ${NOTIFY_WHILE_LISTENED('created')}
       )
-      SELECT ${NOTIFY} FROM created`,
+      SELECT (SELECT count(*) FROM told) AS notified FROM created`,
   },
   read: { name: 'sop_read', text: numberPlaceholders(RUN_SQL.read) },
-  version: { name: 'sop_version', text: numberPlaceholders(RUN_SQL.version) },
   auditPage: { name: 'sop_audit_page', text: numberPlaceholders(RUN_SQL.auditPage) },
   deleteIdleRuns:
     'DELETE FROM sop_runs WHERE run_id IN ' +
@@ -119,10 +148,13 @@ export async function openPostgresRunStore(options: PostgresRunStoreOptions): Pr
   const pool = new driver.Pool({ ...connection, max: options.poolSize ?? 10, application_name: 'sop-toolkit' });
   pool.on('error', (error) => onError(`an idle PostgreSQL connection of the run store (${where}) failed`, error));
   const listeners = createChangeListeners(onError);
+  const instanceId = randomUUID();
   const feed = createChangeFeed({
+    instanceId,
     newClient: () => new driver.Client({ ...connection, application_name: 'sop-toolkit listen', keepAlive: true }),
     onChange: listeners.emit,
     onError,
+    ...(options.listenerLeaseMs === undefined ? {} : { leaseMs: options.listenerLeaseMs }),
   });
   try {
     const migrated = await migrate(pool);
@@ -130,12 +162,11 @@ export async function openPostgresRunStore(options: PostgresRunStoreOptions): Pr
       await pool.end();
       return { ok: false, error: `${migrated.error} (${where})` };
     }
-    await feed.start();
   } catch (error) {
-    await Promise.allSettled([pool.end(), feed.close()]);
+    await pool.end().catch(() => {});
     return { ok: false, error: `cannot open the PostgreSQL run store at ${where}: ${describeError(error)}` };
   }
-  return { ok: true, store: createStore(pool, listeners, feed) };
+  return { ok: true, store: createStore(pool, instanceId, listeners, feed) };
 }
 
 async function migrate(pool: pg.Pool): Promise<{ readonly ok: true } | { readonly ok: false; readonly error: string }> {
@@ -164,7 +195,7 @@ async function migrate(pool: pg.Pool): Promise<{ readonly ok: true } | { readonl
   }
 }
 
-function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed): PostgresRunStore {
+function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListeners, feed: ChangeFeed): PostgresRunStore {
   const query = <R extends pg.QueryResultRow>(statement: Statement, values: readonly unknown[]) =>
     pool.query<R>({ ...(typeof statement === 'string' ? { text: statement } : statement), values: values.map(storable) });
   const deleteInBatches = async (statement: string, idleBefore: number): Promise<number> => {
@@ -175,12 +206,14 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
       if (deleted < EXPIRY_BATCH) return total;
     }
   };
+  let subscribers = 0;
   let closed = false;
   return {
     kind: 'postgres',
     async create(run, first) {
       const { runId, principal, agent, sourceHash, createdAt, updatedAt, state } = run;
       const values = [
+        instanceId,
         runId,
         principal,
         agent,
@@ -197,6 +230,7 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
         if ((error as { code?: string }).code === '23505') throw new Error(`run ${runId} already exists`);
         throw error;
       }
+      listeners.emit({ runId, version: 1 });
       return { ...run, version: 1 };
     },
     async read(runId, idleBefore): Promise<RunRead> {
@@ -205,12 +239,13 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
       if (row.updated_at < idleBefore) return { status: 'expired', runId, principal: row.principal, updatedAt: row.updated_at };
       return { status: 'found', run: storedRunFromRow(row) };
     },
-    async commit(runId, expectedVersion, state, audit, now) {
-      const values = [JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
-      const row = (await query<RunRow>(SQL.commit, values)).rows[0];
-      if (row !== undefined) return { ok: true, run: runFromRow(row, state) };
-      const exists = (await query(SQL.version, [runId])).rowCount !== 0;
-      return { ok: false, reason: exists ? 'conflict' : 'missing' };
+    async commit(runId, expectedVersion, state, audit, now): Promise<CommitResult> {
+      const values = [instanceId, JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
+      const row = (await query<CommitRow>(SQL.commit, values)).rows[0];
+      if (row === undefined) return { ok: false, reason: 'missing' };
+      if (!row.committed) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
+      listeners.emit({ runId, version: row.version });
+      return { ok: true, run: runFromRow(row, state) };
     },
     async expire(idleBefore) {
       const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
@@ -246,8 +281,19 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
       await query(SQL.closeSession, [sessionId]);
     },
     subscribe(listener) {
-      return listeners.add(listener);
+      const unsubscribe = listeners.add(listener);
+      subscribers += 1;
+      if (subscribers === 1 && !closed) feed.listen(true);
+      let subscribed = true;
+      return () => {
+        if (!subscribed) return;
+        subscribed = false;
+        unsubscribe();
+        subscribers -= 1;
+        if (subscribers === 0 && !closed) feed.listen(false);
+      };
     },
+    settled: () => feed.settled(),
     async close() {
       if (closed) return;
       closed = true;
@@ -258,6 +304,12 @@ function createStore(pool: pg.Pool, listeners: ChangeListeners, feed: ChangeFeed
 }
 
 type Statement = string | { readonly name: string; readonly text: string };
+
+/** A commit's one row: the run it wrote (`committed`), or the run as it is now, with its state. */
+interface CommitRow extends RunRow {
+  readonly committed: boolean;
+  readonly state: string | null;
+}
 
 /**
  * PostgreSQL text cannot hold U+0000 (the driver's error would fail the call), so every text this store writes

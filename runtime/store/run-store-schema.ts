@@ -8,6 +8,7 @@
  *                       deleted with its run; `detail` (JSON) says what decided a domain call (gateway mode)
  *   sop_agent_versions  compiled SOPs (JSON) by source hash, for runs pinned to an older build
  *   sop_sessions        legacy HTTP session id → its principal and current run
+ *   sop_run_listeners   (PostgreSQL) instances that listen for other instances' commits, with a lease
  *
  * Times are milliseconds since the epoch as floating point (exact for every integer millisecond, and accepting
  * whatever number the caller passes, as the memory store does). JSON is kept as text (`json`, not `jsonb`, on
@@ -145,5 +146,21 @@ function auditDetailPostgres(d: Dialect): Migration {
   };
 }
 
+
+/**
+ * PostgreSQL only: which instances want to hear other instances' commits (a runs page is open on them). A commit
+ * sends its NOTIFY only while another instance holds an unexpired lease here, so nobody pays for notifications
+ * nobody listens to. Unlogged: leases are renewed every few seconds and mean nothing after a crash or failover.
+ */
+const postgresListeners: Migration = {
+  version: 3,
+  name: 'listeners of run changes: commits notify only while another instance listens',
+  statements: ['CREATE UNLOGGED TABLE sop_run_listeners (listener_id text PRIMARY KEY, expires_at timestamptz NOT NULL)'],
+};
+
 export const SQLITE_MIGRATIONS: readonly Migration[] = [firstSchema(SQLITE), auditDetailSqlite(SQLITE)];
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [firstSchema(POSTGRES), auditDetailPostgres(POSTGRES)];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [
+  firstSchema(POSTGRES),
+  auditDetailPostgres(POSTGRES),
+  postgresListeners,
+];

@@ -10,7 +10,6 @@ import type { RunListQuery } from './run-store.js';
 
 export const RUN_SQL = {
   read: `SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = ?`,
-  version: 'SELECT version FROM sop_runs WHERE run_id = ?',
   insert: `INSERT INTO sop_runs (${RUN_COLUMNS}, state, current_node) VALUES (?, ?, ?, ?, 1, ?, ?, ?, ?)`,
   /** Compare-and-set: no row when the run is gone or another call moved it first. */
   update:
@@ -68,8 +67,8 @@ export function listRunsStatement(query: RunListQuery): ListStatement {
   };
 }
 
-/** `?, ?, ?` → `$1, $2, $3` (none of these statements has a `?` inside a literal). */
-export function numberPlaceholders(sql: string): string {
-  let n = 0;
+/** `?, ?, ?` → `$1, $2, $3`, or from `$(after + 1)` (none of these statements has a `?` inside a literal). */
+export function numberPlaceholders(sql: string, after = 0): string {
+  let n = after;
   return sql.replace(/\?/g, () => `$${++n}`);
 }

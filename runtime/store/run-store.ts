@@ -9,8 +9,12 @@
  *   - Every tool call on a run is one `commit`: the next state (possibly unchanged) together with its audit
  *     entry, applied only if the run's version is still the one the caller read (compare-and-set), in one
  *     transaction. The version then goes up by one, so `version` = number of calls committed = number of
- *     audit entries. A lost race is `{ ok: false, reason: 'conflict' }`: the caller re-reads and re-decides;
- *     nothing is ever overwritten. The tool's answer is sent only after `commit` resolved `ok`.
+ *     audit entries. A lost race (or a caller's stale copy of the run) is `{ ok: false, reason: 'conflict',
+ *     current }`, where `current` is the run as committed now, read in the same statement or transaction as
+ *     the failed compare-and-set: the caller decides again on `current` and commits again, without reading
+ *     first. Nothing is ever overwritten. The tool's answer is sent only after `commit` resolved `ok`.
+ *   - One round trip per call on a run the caller holds fresh: `commit` is one statement (PostgreSQL) or one
+ *     transaction in process (SQLite), whatever its outcome.
  *   - Expiry is by idleness: a run whose `updatedAt` is older than the cutoff reads as `expired` until a sweep
  *     (`expire`) deletes it; after that it is unknown.
  *   - The store never reads the clock: callers pass times (ms since the epoch), so tests control time.
@@ -19,8 +23,8 @@
  *   - Legacy HTTP sessions (`Mcp-Session-Id`) map to their current run here, not in a process's memory, so any
  *     instance can serve any session.
  *   - What is written reads back exactly (JSON included, key order kept), with one exception: PostgreSQL text
- *     cannot hold U+0000, so outside JSON (ids, names, errors) that store turns it into U+FFFD, on writes and
- *     look-ups alike.
+ *     cannot hold U+0000 (and Node 22's node:sqlite cannot read it back), so outside JSON (ids, names, errors)
+ *     those stores turn it into U+FFFD, on writes and look-ups alike.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { EvidenceRecord } from '../../contract/evidence.js';
@@ -151,7 +155,15 @@ export type RunRead =
   | { readonly status: 'expired'; readonly runId: string; readonly principal: string; readonly updatedAt: number }
   | { readonly status: 'unknown' };
 
-export type CommitResult = { readonly ok: true; readonly run: StoredRun } | { readonly ok: false; readonly reason: 'conflict' | 'missing' };
+export type CommitResult =
+  | { readonly ok: true; readonly run: StoredRun }
+  /**
+   * The run is no longer at the version the caller read: `current` is the run as committed now, whatever its
+   * idleness (the caller applies its own expiry rule to `current.updatedAt`, as it does to a run it holds).
+   */
+  | { readonly ok: false; readonly reason: 'conflict'; readonly current: StoredRun }
+  /** No such run (never created, or expired and swept). */
+  | { readonly ok: false; readonly reason: 'missing' };
 
 /** A row of `sop runs list` and of the live page. */
 export interface RunSummary {
@@ -206,7 +218,8 @@ export interface RunStore {
   read(runId: string, idleBefore: number): Promise<RunRead>;
   /**
    * Applies `state` and appends `audit` (its seq is `expectedVersion + 1`) only if the run is still at
-   * `expectedVersion`, in one transaction; `updatedAt` becomes `now`.
+   * `expectedVersion`, in one transaction; `updatedAt` becomes `now`. Otherwise changes nothing and answers
+   * `conflict` with the run as it is now, or `missing`.
    */
   commit(runId: string, expectedVersion: number, state: RunState, audit: Omit<AuditEntry, 'seq'>, now: number): Promise<CommitResult>;
   /**
@@ -232,9 +245,11 @@ export interface RunStore {
    * Calls `listener` after every commit and create of any instance sharing this store; returns unsubscribe.
    * Changes arrive after they are durable, never for a failed commit. A listener that throws affects neither
    * the commit nor the other listeners (its error goes to the store's error reporter). Delivery is best-effort
-   * for live views: memory and SQLite tell the listeners of their own process only (synchronously, before the
-   * commit's promise resolves); PostgreSQL tells every instance (LISTEN/NOTIFY), and misses what was committed
-   * while its listening connection was being re-established.
+   * for live views: every store tells the listeners of its own process of its own commits synchronously,
+   * before the commit's promise resolves; memory and SQLite tell no one else. PostgreSQL also tells listeners
+   * of every other instance's commits (LISTEN/NOTIFY, sent only while some instance has listeners), once this
+   * subscription is in place in the database (a few milliseconds after the first `subscribe`), and misses what
+   * was committed while its listening connection was being re-established.
    */
   subscribe(listener: (change: RunChange) => void): () => void;
   /** Releases the engine (connections, file handles); no listener is called afterwards. Idempotent. */

@@ -1,5 +1,7 @@
 /**
- * The SQLite `RunStore` (better-sqlite3): the default of `sop serve --http`, one file in the app's data folder.
+ * The SQLite `RunStore`: the default of `sop serve --http`, one file in the app's data folder. The engine comes
+ * through `sqlite-driver.ts`: Node's built-in node:sqlite where it exists (22.13+), better-sqlite3 otherwise
+ * or when chosen; the store is the same SQL on either.
  *
  * Settings, read back from the engine after open:
  *   - `journal_mode=WAL`: readers never block the writer, and the CLI can read while the server writes.
@@ -10,19 +12,18 @@
  *     transaction instead of failing. Never put the file on a network filesystem (WAL needs shared memory).
  *   - `foreign_keys=ON`: deleting a run deletes its audit entries.
  *
- * better-sqlite3 is synchronous, so every call here is one small prepared statement or one short transaction;
+ * Both drivers are synchronous, so every call here is one small prepared statement or one short transaction;
  * a commit is `BEGIN IMMEDIATE` (the write lock is taken up front, so two writers queue on the busy timeout
- * rather than deadlock), the compare-and-set `UPDATE … WHERE version = ?`, the audit `INSERT`, `COMMIT`. The
- * expiry sweep deletes in batches and yields to the event loop between them. Changes are told to listeners
- * of this process only: another process sharing the file does not hear of them.
+ * rather than deadlock), the compare-and-set `UPDATE … WHERE version = ?`, the audit `INSERT`, `COMMIT`; when
+ * the compare-and-set finds another version, the same transaction reads the run as it is now, for the caller
+ * to decide again on. The expiry sweep deletes in batches and yields to the event loop between them. Changes
+ * are told to listeners of this process only: another process sharing the file does not hear of them.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import type BetterSqlite3 from 'better-sqlite3';
 import { stderrLogger } from '../service/logger.js';
 import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
-import { driverFailure, isNativeAddonFailure, loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';
 import {
   CURRENT_SCHEMA_VERSION_SQL,
@@ -34,6 +35,15 @@ import {
 import { SQLITE_MIGRATIONS } from './run-store-schema.js';
 import { EXPIRY_BATCH, listRunsStatement, RUN_SQL } from './run-store-sql.js';
 import type { AuditEntry, CommitResult, RunRead, RunState, RunStore, StoredRun } from './run-store.js';
+import {
+  loadSqliteDriver,
+  openSqliteDatabase,
+  type SqliteDatabase,
+  type SqliteDriver,
+  type SqliteDriverChoice,
+  type SqliteDriverName,
+  type SqliteStatement,
+} from './sqlite-driver.js';
 import {
   auditFromRow,
   auditValues,
@@ -55,6 +65,11 @@ export type SqliteSynchronous = 'NORMAL' | 'FULL';
 export interface SqliteRunStoreOptions {
   /** The database file; its folder is created when missing. */
   readonly path: string;
+  /**
+   * Which engine (default `auto`: node:sqlite where this Node has it, else better-sqlite3), or one already
+   * loaded (an app or a test choosing the module itself).
+   */
+  readonly driver?: SqliteDriverChoice | SqliteDriver;
   readonly synchronous?: SqliteSynchronous;
   readonly busyTimeoutMs?: number;
   /** Where a failing change listener is reported (default: the runtime's stderr logger). */
@@ -62,6 +77,7 @@ export interface SqliteRunStoreOptions {
 }
 
 export interface SqliteSettings {
+  readonly driver: SqliteDriverName;
   readonly journalMode: string;
   readonly synchronous: SqliteSynchronous | `other (${number})`;
   readonly busyTimeoutMs: number;
@@ -76,12 +92,11 @@ export interface SqliteRunStore extends RunStore {
 
 export type SqliteOpen = { readonly ok: true; readonly store: SqliteRunStore } | { readonly ok: false; readonly error: string };
 
-const DRIVER = 'better-sqlite3';
-const OTHER_STORES = '--store memory, or --store postgres://…';
 const DEFAULT_BUSY_TIMEOUT_MS = 5000;
 
 export async function openSqliteRunStore(options: SqliteRunStoreOptions): Promise<SqliteOpen> {
-  const loaded = await loadDriver(DRIVER, async () => (await import('better-sqlite3')).default, OTHER_STORES);
+  const chosen = options.driver ?? 'auto';
+  const loaded = typeof chosen === 'string' ? await loadSqliteDriver(chosen) : { ok: true as const, driver: chosen };
   if (!loaded.ok) return loaded;
   const { path } = options;
   const busyTimeoutMs = options.busyTimeoutMs ?? DEFAULT_BUSY_TIMEOUT_MS;
@@ -90,46 +105,74 @@ export async function openSqliteRunStore(options: SqliteRunStoreOptions): Promis
   } catch (error) {
     return { ok: false, error: `cannot create the folder of the SQLite run store ${path}: ${(error as Error).message}` };
   }
-  let db: BetterSqlite3.Database;
+  let db: SqliteDatabase;
   try {
-    // The native addon is loaded by the first `new Database`: a missing or mismatched binary fails here.
-    db = new loaded.driver(path, { timeout: busyTimeoutMs });
+    const opened = openSqliteDatabase(loaded.driver, path);
+    if (!opened.ok) return opened;
+    db = opened.db;
   } catch (error) {
-    if (isNativeAddonFailure(error)) return { ok: false, error: driverFailure(DRIVER, error, OTHER_STORES) };
     return { ok: false, error: `cannot open the SQLite run store ${path}: ${(error as Error).message}` };
   }
   try {
-    const settings = configure(db, options.synchronous ?? 'NORMAL', busyTimeoutMs);
+    const settings = configure(db, loaded.driver.name, options.synchronous ?? 'NORMAL', busyTimeoutMs);
     const plan = migrate(db);
     if (!plan.ok) {
       db.close();
       return { ok: false, error: `${plan.error} (${path})` };
     }
-    return { ok: true, store: createStore(db, path, settings, options.onError ?? stderrLogger().error) };
+    return { ok: true, store: createStore(db, loaded.driver, path, settings, options.onError ?? stderrLogger().error) };
   } catch (error) {
     db.close();
     return { ok: false, error: `cannot open the SQLite run store ${path}: ${(error as Error).message}` };
   }
 }
 
-function configure(db: BetterSqlite3.Database, synchronous: SqliteSynchronous, busyTimeoutMs: number): SqliteSettings {
-  db.pragma(`busy_timeout = ${busyTimeoutMs}`);
-  const journalMode = String(db.pragma('journal_mode = WAL', { simple: true }));
-  db.pragma(`synchronous = ${synchronous}`);
-  db.pragma('foreign_keys = ON');
-  const level = Number(db.pragma('synchronous', { simple: true }));
+function configure(db: SqliteDatabase, driver: SqliteDriverName, synchronous: SqliteSynchronous, busyTimeoutMs: number): SqliteSettings {
+  const pragma = <T>(name: string): T => Object.values(db.prepare<Record<string, T>>(`PRAGMA ${name}`).get() ?? {})[0] as T;
+  db.exec(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+  const journalMode = String(pragma('journal_mode = WAL'));
+  db.exec(`PRAGMA synchronous = ${synchronous}`);
+  db.exec('PRAGMA foreign_keys = ON');
+  const level = Number(pragma('synchronous'));
   return {
+    driver,
     journalMode,
     synchronous: level === 1 ? 'NORMAL' : level === 2 ? 'FULL' : `other (${level})`,
-    busyTimeoutMs: Number(db.pragma('busy_timeout', { simple: true })),
+    busyTimeoutMs: Number(pragma('busy_timeout')),
+  };
+}
+
+/**
+ * Runs `work` in one write transaction, taken up front (`BEGIN IMMEDIATE`): committed when it returns, rolled
+ * back when it throws. Both drivers are synchronous, so nothing else runs on this connection meanwhile.
+ */
+function writeTransaction(db: SqliteDatabase): <T>(work: () => T) => T {
+  const begin = db.prepare('BEGIN IMMEDIATE');
+  const commit = db.prepare('COMMIT');
+  const rollback = db.prepare('ROLLBACK');
+  return (work) => {
+    begin.run();
+    let result: ReturnType<typeof work>;
+    try {
+      result = work();
+    } catch (error) {
+      try {
+        rollback.run();
+      } catch {
+        // SQLite already rolled back (some errors end the transaction themselves): nothing is left to undo.
+      }
+      throw error;
+    }
+    commit.run();
+    return result;
   };
 }
 
 /** Applies what is missing, all in one write transaction: two processes opening the file at once apply it once. */
-function migrate(db: BetterSqlite3.Database): MigrationPlan {
-  const run = db.transaction((): MigrationPlan => {
+function migrate(db: SqliteDatabase): MigrationPlan {
+  return writeTransaction(db)((): MigrationPlan => {
     db.exec(MIGRATIONS_TABLE_DDL);
-    const current = (db.prepare(CURRENT_SCHEMA_VERSION_SQL).get() as { version: number }).version;
+    const current = (db.prepare<{ version: number }>(CURRENT_SCHEMA_VERSION_SQL).get() as { version: number }).version;
     const plan = planMigrations('SQLite', SQLITE_MIGRATIONS, current);
     if (!plan.ok) return plan;
     const record = db.prepare(RECORD_MIGRATION_SQL.sqlite);
@@ -139,33 +182,38 @@ function migrate(db: BetterSqlite3.Database): MigrationPlan {
     }
     return plan;
   });
-  return run.immediate();
 }
 
-function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteSettings, onError: StoreErrorReporter): SqliteRunStore {
+function createStore(
+  db: SqliteDatabase,
+  driver: SqliteDriver,
+  path: string,
+  settings: SqliteSettings,
+  onError: StoreErrorReporter,
+): SqliteRunStore {
   const statement = {
-    read: db.prepare<[string], RunRowWithState>(RUN_SQL.read),
-    version: db.prepare<[string], { version: number }>(RUN_SQL.version),
+    read: db.prepare<RunRowWithState>(RUN_SQL.read),
     insert: db.prepare(RUN_SQL.insert),
-    update: db.prepare<unknown[], RunRow>(RUN_SQL.update),
+    update: db.prepare<RunRow>(RUN_SQL.update),
     insertAudit: db.prepare(RUN_SQL.insertAudit),
-    auditPage: db.prepare<[string, number, number], AuditRow>(RUN_SQL.auditPage),
+    auditPage: db.prepare<AuditRow>(RUN_SQL.auditPage),
     deleteIdleRuns: db.prepare(
       'DELETE FROM sop_runs WHERE run_id IN (SELECT run_id FROM sop_runs WHERE updated_at < ? ORDER BY updated_at LIMIT ?)',
     ),
     deleteIdleSessions: db.prepare(RUN_SQL.deleteIdleSessions),
     putAgentVersion: db.prepare(RUN_SQL.putAgentVersion),
-    getAgentVersion: db.prepare<[string], { sop: string }>(RUN_SQL.getAgentVersion),
+    getAgentVersion: db.prepare<{ sop: string }>(RUN_SQL.getAgentVersion),
     openSession: db.prepare(RUN_SQL.openSession),
-    getSession: db.prepare<[string], SessionRow>(RUN_SQL.getSession),
+    getSession: db.prepare<SessionRow>(RUN_SQL.getSession),
     setSessionRun: db.prepare(RUN_SQL.setSessionRun),
     closeSession: db.prepare(RUN_SQL.closeSession),
   };
   // One prepared statement per shape of list query (filters present or not): four at most.
-  const listStatements = new Map<string, BetterSqlite3.Statement<unknown[], RunSummaryRow>>();
+  const listStatements = new Map<string, SqliteStatement<RunSummaryRow>>();
   const listeners = createChangeListeners(onError);
+  const inWriteTransaction = writeTransaction(db);
 
-  const createTx = db.transaction((run: Omit<StoredRun, 'version'>, first: Omit<AuditEntry, 'seq'>) => {
+  const create = (run: Omit<StoredRun, 'version'>, first: Omit<AuditEntry, 'seq'>): void => {
     statement.insert.run(
       run.runId,
       run.principal,
@@ -177,18 +225,22 @@ function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteS
       currentNodeOf(run.state),
     );
     statement.insertAudit.run(run.runId, 1, ...auditValues(first));
-  });
+  };
 
-  const commitTx = db.transaction(
-    (runId: string, expectedVersion: number, state: RunState, audit: Omit<AuditEntry, 'seq'>, now: number): CommitResult => {
-      const row = statement.update.get(JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion);
-      if (row === undefined) return { ok: false, reason: statement.version.get(runId) === undefined ? 'missing' : 'conflict' };
-      statement.insertAudit.run(runId, row.version, ...auditValues(audit));
-      return { ok: true, run: runFromRow(row, state) };
-    },
-  );
+  const commit = (runId: string, expectedVersion: number, state: RunState, audit: Omit<AuditEntry, 'seq'>, now: number): CommitResult => {
+    const row = statement.update.get(JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion);
+    if (row === undefined) {
+      // Same transaction: the run as it is now, so the caller decides again without reading it.
+      const current = statement.read.get(runId);
+      return current === undefined
+        ? { ok: false, reason: 'missing' }
+        : { ok: false, reason: 'conflict', current: storedRunFromRow(current) };
+    }
+    statement.insertAudit.run(runId, row.version, ...auditValues(audit));
+    return { ok: true, run: runFromRow(row, state) };
+  };
 
-  async function deleteInBatches(remove: BetterSqlite3.Statement, idleBefore: number): Promise<number> {
+  async function deleteInBatches(remove: SqliteStatement<unknown>, idleBefore: number): Promise<number> {
     let total = 0;
     for (;;) {
       const { changes } = remove.run(idleBefore, EXPIRY_BATCH);
@@ -205,9 +257,9 @@ function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteS
     settings,
     async create(run, first) {
       try {
-        createTx.immediate(run, first);
+        inWriteTransaction(() => create(run, first));
       } catch (error) {
-        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_PRIMARYKEY') throw new Error(`run ${run.runId} already exists`);
+        if (driver.isUniqueViolation(error)) throw new Error(`run ${run.runId} already exists`);
         throw error;
       }
       const stored: StoredRun = { ...run, version: 1 };
@@ -221,7 +273,7 @@ function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteS
       return { status: 'found', run: storedRunFromRow(row) };
     },
     async commit(runId, expectedVersion, state, audit, now) {
-      const result = commitTx.immediate(runId, expectedVersion, state, audit, now);
+      const result = inWriteTransaction(() => commit(runId, expectedVersion, state, audit, now));
       if (result.ok) listeners.emit({ runId, version: result.run.version });
       return result;
     },
@@ -234,7 +286,7 @@ function createStore(db: BetterSqlite3.Database, path: string, settings: SqliteS
       const { sql, values } = listRunsStatement(query);
       let prepared = listStatements.get(sql);
       if (prepared === undefined) {
-        prepared = db.prepare<unknown[], RunSummaryRow>(sql);
+        prepared = db.prepare<RunSummaryRow>(sql);
         listStatements.set(sql, prepared);
       }
       return prepared.all(...values).map(summaryFromRow);

@@ -12,6 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseServeArgs } from '../../cli/commands/serve.js';
 import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
+import { servedApp } from '../support/served-app.js';
 
 const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
 const HTTP = { mode: 'http', host: '127.0.0.1', port: 3000, watch: true } as const;
@@ -45,12 +46,17 @@ interface Served {
   stop(): Promise<number | null>;
 }
 
-/** Starts `sop serve --http --port 0 …` and waits for its start-up line. */
+/**
+ * Starts `sop serve --http --port 0 …` in an app of its own (its default store, `.sop/runs.db`, starts empty
+ * there: never this checkout's, where a developer's server keeps runs) and waits for its start-up line.
+ */
 async function serve(args: readonly string[]): Promise<Served> {
+  const app = servedApp();
   const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0', ...args], {
-    cwd: PROJECT_ROOT,
+    cwd: app.dir,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  child.on('exit', () => app.remove());
   const announcement = await new Promise<string>((resolve, reject) => {
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`no start-up line:\n${stderr}`)), 15_000);

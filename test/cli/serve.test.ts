@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { describe, expect, it, vi } from 'vitest';
@@ -8,6 +8,7 @@ import { parseServeArgs, runServe } from '../../cli/commands/serve.js';
 import { findProjectRoot } from '../../cli/project-root.js';
 import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
 import { conversation, jsonRpcLines, runStdio } from '../runtime/helpers/stdio-process.js';
+import { servedApp } from '../support/served-app.js';
 
 const CLI = join(PROJECT_ROOT, 'dist/cli/main.js');
 
@@ -104,9 +105,11 @@ describe('sop serve with the generated bundle', () => {
     expect(messages[4]?.error).toMatchObject({ code: -32602 });
   });
 
-  it('over HTTP, serves on a free port and stops cleanly on SIGTERM', async () => {
+  it('over HTTP, serves on a free port with its durable default store under the app root, and stops cleanly on SIGTERM', async () => {
+    // An app of its own: the default store (.sop/runs.db) goes there, never into this checkout's data folder.
+    const app = servedApp();
     const child = spawn(process.execPath, [CLI, 'serve', '--http', '--port', '0'], {
-      cwd: PROJECT_ROOT,
+      cwd: app.dir,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     try {
@@ -132,8 +135,10 @@ describe('sop serve with the generated bundle', () => {
       const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
       child.kill('SIGTERM');
       expect(await exited).toBe(0);
+      expect(existsSync(join(app.dir, '.sop', 'runs.db'))).toBe(true);
     } finally {
       if (child.exitCode === null) child.kill('SIGKILL');
+      app.remove();
     }
   });
 });

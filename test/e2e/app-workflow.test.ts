@@ -1,11 +1,12 @@
 /**
  * The toolkit as an app gets it, end to end: `npm pack` → a fresh app in a temp folder → install the tarball
- * (offline from npm's cache where it can; `--ignore-scripts`, so the optional native better-sqlite3 is not
- * built) → `npx sop init` → a SOP that is not in this repository → `npx sop build` and `--check` →
+ * (offline from npm's cache where it can, install scripts run: nothing is compiled, better-sqlite3 being an
+ * optional peer the app installs only if it wants it) → `npx sop init` → a SOP that is not in this repository → `npx sop build` and `--check` →
  * `tsc --noEmit` of app code importing the generated module → `sop paths`, the build's path fixtures walked with
  * `sop-toolkit/testing`, transcripts replayed with `sop replay` → the server started as `.mcp.json` says, driven
  * by the SDK Client over stdio → a prompt edited, rebuilt, the new text served → the same with the one-file
- * server, run from a folder with no node_modules → the same output when the toolkit runs from elsewhere, with no
+ * server, run from a folder with no node_modules, over HTTP with durable runs on the SQLite built into Node 22.13+
+ * (across a restart; on Node 20 it refuses, naming the package to install) → the same output when the toolkit runs from elsewhere, with no
  * machine path in it → serving with the compiler's packages deleted.
  *
  * The steps share one app and run in order, each building on the last, like a user's session.
@@ -20,6 +21,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listFiles } from '../../generator/write/compare-outputs.js';
 import { startLspClient } from '../support/lsp-client.js';
+import { nodeHasSqlite } from '../support/sqlite-drivers.js';
 import { CLI, PROJECT_ROOT } from '../support/run-cli.js';
 import { call, explain, run, withHttpServer, withStdioServer } from './app-process.js';
 
@@ -95,14 +97,14 @@ beforeAll(() => {
     join(app, 'package.json'),
     `${JSON.stringify({ name: 'e2e-app', version: '1.0.0', private: true, type: 'module' }, null, 2)}\n`,
   );
-  const installed = run(
-    'npm',
-    ['install', '--prefer-offline', '--ignore-scripts', '--no-audit', '--no-fund', join(work, pack.filename)],
-    app,
-    180_000,
-  );
+  const installed = run('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', join(work, pack.filename)], app, 180_000);
   if (installed.code !== 0) throw new Error(`npm install of the tarball failed: ${explain(installed)}`);
 }, 400_000);
+
+/** Every file under `dir` whose path matches `pattern` (relative paths). */
+function findFiles(dir: string, pattern: RegExp): string[] {
+  return listFiles(dir).filter((path) => pattern.test(path));
+}
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });
@@ -146,6 +148,16 @@ describe('an app that installs the packed toolkit', () => {
       expect(existsSync(sop('node_modules', 'sop-toolkit', target.types))).toBe(true);
       expect(existsSync(sop('node_modules', 'sop-toolkit', target.default))).toBe(true);
     }
+  });
+
+  it('installs with scripts on and compiles nothing: no native addon, no better-sqlite3 (an optional peer)', () => {
+    expect(existsSync(sop('node_modules', 'sop-toolkit'))).toBe(true);
+    expect(existsSync(sop('node_modules', 'better-sqlite3'))).toBe(false);
+    // A compiled addon (*.node) or node-gyp's build folder anywhere would mean something was built on install.
+    expect(findFiles(sop('node_modules'), /\.node$|(^|\/)build\/(Release|Debug)\//)).toEqual([]);
+    const manifest = JSON.parse(readFileSync(sop('node_modules', 'sop-toolkit', 'package.json'), 'utf8'));
+    expect(manifest.optionalDependencies).toBeUndefined();
+    expect(manifest.peerDependenciesMeta['better-sqlite3']).toEqual({ optional: true });
   });
 
   it('npx sop init scaffolds an example SOP, the scripts and the .mcp.json entry', () => {
@@ -327,15 +339,31 @@ process.stdout.write(JSON.stringify(report));
     bundle();
     const server = { command: process.execPath, args: ['server.mjs'], cwd: deployed };
     expect(await withStdioServer(server, askPrompt)).toBe('Ask for the invoice number and the billing month.');
-    // Without better-sqlite3 beside it, HTTP's durable default cannot open: a clear refusal naming the way out.
-    const noSqlite = spawnSync(process.execPath, ['server.mjs', '--http', '--port', '0'], {
-      cwd: deployed,
-      encoding: 'utf8',
-      timeout: 20_000,
-    });
-    expect(noSqlite.status).toBe(1);
-    expect(noSqlite.stderr).toContain('the better-sqlite3 package is not installed');
-    expect(noSqlite.stderr).toContain('--store memory');
+    if (nodeHasSqlite()) {
+      // HTTP's durable default, from a folder with nothing but the file: runs on the SQLite built into Node,
+      // kept across a restart (the second server continues the first one's run).
+      const runId = await withHttpServer(process.execPath, ['server.mjs'], deployed, async (client) => {
+        const { run_id } = await call(client, 'load_graph', { agent: 'invoice_desk' });
+        for (const node_id of ['START', 'ASK']) expect(await call(client, 'goto_node', { node_id, run_id })).toMatchObject({ valid: true });
+        return run_id as string;
+      });
+      expect(existsSync(join(deployed, '.sop', 'runs.db'))).toBe(true);
+      const continued = await withHttpServer(process.execPath, ['server.mjs'], deployed, (client) =>
+        call(client, 'goto_node', { node_id: 'FOUND', run_id: runId }),
+      );
+      expect(continued).toMatchObject({ valid: true, path: ['START', 'ASK', 'FOUND'] });
+      expect(listFiles(deployed).filter((path) => !path.startsWith('.sop/'))).toEqual(['server.mjs']);
+    } else {
+      // Node 20 has no SQLite of its own: without better-sqlite3 beside it, a clear refusal naming the way out.
+      const noSqlite = spawnSync(process.execPath, ['server.mjs', '--http', '--port', '0'], {
+        cwd: deployed,
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      expect(noSqlite.status).toBe(1);
+      expect(noSqlite.stderr).toContain('needs the better-sqlite3 package, which is not installed: run `npm install better-sqlite3@12`');
+      expect(noSqlite.stderr).toContain('--store memory');
+    }
     const tools = await withHttpServer(process.execPath, ['server.mjs', '--store', 'memory'], deployed, async (client) => {
       expect(await askPrompt(client)).toBe('Ask for the invoice number and the billing month.');
       return (await client.listTools()).tools.map((tool) => tool.name);

@@ -1,17 +1,21 @@
 /**
- * Timings of a store's `commit` and of its floor, for the bench (no vitest here): on PostgreSQL the floor is one
- * bare single-row `UPDATE` round trip on the same database through the same driver, measured interleaved with
- * the commits (commit, update, commit, update, …) so that both see the same moment of a shared, noisy machine.
- * Returns raw samples in milliseconds; the caller picks its statistics.
+ * Timings of a store's `commit` and of its floor, for the bench (no vitest here). On PostgreSQL the floor is the
+ * writes a commit must make, sent raw in one round trip: the run row's new state and the audit row, in tables
+ * built like the store's (the same columns, keys and indexes: its first migration, renamed `sop_floor_…`), as
+ * one prepared statement through the same driver on the same database, and nothing else (no compare-and-set, no
+ * re-read, no notification check, nothing returned). It is measured interleaved with the commits (commit, floor,
+ * commit, floor, …) so that both see the same moment of a shared, noisy machine. Returns raw samples in
+ * milliseconds; the caller picks its statistics.
  */
 import pg from 'pg';
 import type { RunState, RunStore } from '../../runtime/store/run-store.js';
+import { POSTGRES_MIGRATIONS } from '../../runtime/store/run-store-schema.js';
 import { aRun, anAudit, T0 } from './stored-runs.js';
 
 export interface CommitTimings {
   /** One `commit` each (a tool call's worth: a few-node path, a todo, a small input). */
   readonly commitMs: readonly number[];
-  /** One bare `UPDATE … SET n = n + 1 WHERE id = $1` round trip each; empty when no floor URL was given. */
+  /** One floor round trip each (the same writes, raw); empty when no floor URL was given. */
   readonly updateMs: readonly number[];
 }
 
@@ -51,7 +55,8 @@ export async function timeCommits(
   }
 }
 
-function stateAfter(i: number): RunState {
+/** The state a call leaves (a few-node path, a todo, visit counts), varying with `i` as a conversation's does. */
+export function stateAfter(i: number): RunState {
   const path = ['START', 'AUTH', 'ROUTE', i % 2 === 0 ? 'INFO' : 'CHK_CANCEL'];
   return {
     path,
@@ -66,16 +71,57 @@ export interface Floor {
   close(): Promise<void>;
 }
 
-/** One bare single-row `UPDATE` round trip on `url`, timed (a table of its own, created if missing). */
+/** The store's tables, renamed for the floor (created once per database or schema). */
+const FLOOR_TABLES = (POSTGRES_MIGRATIONS[0]?.statements ?? []).map((statement) =>
+  statement
+    .replaceAll('sop_runs', 'sop_floor_runs')
+    .replaceAll('sop_run_audit', 'sop_floor_run_audit')
+    .replaceAll('sop_sessions', 'sop_floor_sessions')
+    .replaceAll('sop_agent_versions', 'sop_floor_agent_versions')
+    .replace('CREATE TABLE', 'CREATE TABLE IF NOT EXISTS')
+    .replace('CREATE INDEX', 'CREATE INDEX IF NOT EXISTS'),
+);
+
+/** The writes of one commit, raw: the run row's state, the audit row, one statement. */
+const RAW_WRITES = {
+  name: 'sop_floor_writes',
+  text: `WITH moved AS (
+      UPDATE sop_floor_runs SET state = $1, current_node = $2, version = version + 1, updated_at = $3 WHERE run_id = $4
+      RETURNING run_id, version
+    )
+    INSERT INTO sop_floor_run_audit (run_id, seq, tool, input, outcome, from_node, to_node, at, duration_ms)
+    SELECT run_id, version, $5, $6, $7, $8, $9, $10, $11 FROM moved`,
+};
+
+/** The floor of a commit on `url`: the same writes sent raw in one round trip, timed. */
 export async function openFloor(url: string): Promise<Floor> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await pool.query('CREATE TABLE IF NOT EXISTS sop_bench_floor (id integer PRIMARY KEY, n bigint NOT NULL)');
-  await pool.query('INSERT INTO sop_bench_floor VALUES (1, 0) ON CONFLICT (id) DO NOTHING');
-  const update = { name: 'sop_bench_floor_update', text: 'UPDATE sop_bench_floor SET n = n + 1 WHERE id = $1', values: [1] };
+  for (const statement of FLOOR_TABLES) await pool.query(statement);
+  const runId = `floor-${process.pid}-${Date.now()}`;
+  await pool.query(
+    "INSERT INTO sop_floor_runs (run_id, principal, agent, source_hash, state, current_node, version, created_at, updated_at) VALUES ($1, 'bench', 'floor', 'sha256:floor', '{}', NULL, 1, $2, $2)",
+    [runId, T0],
+  );
+  let calls = 0;
   return {
     async time() {
+      calls += 1;
+      const state = stateAfter(calls);
+      const values = [
+        JSON.stringify(state),
+        state.path.at(-1),
+        T0 + calls,
+        runId,
+        'goto_node',
+        JSON.stringify({ node_id: state.path.at(-1) }),
+        'ok',
+        state.path.at(-2),
+        state.path.at(-1),
+        T0 + calls,
+        0.25,
+      ];
       const started = process.hrtime.bigint();
-      await pool.query(update);
+      await pool.query({ ...RAW_WRITES, values });
       return Number(process.hrtime.bigint() - started) / 1e6;
     },
     close: () => pool.end(),

@@ -42,6 +42,23 @@ describe('loadDriver', () => {
     }
   });
 
+  it('says which Node an addon was built for, from the error Node gives', () => {
+    // The message Node 22 gives for an addon built by Node 20, word for word.
+    const failure = Object.assign(
+      new Error(
+        "The module '/app/node_modules/better-sqlite3/build/Release/better_sqlite3.node'\nwas compiled against a different Node.js version using\n" +
+          'NODE_MODULE_VERSION 115. This version of Node.js requires\nNODE_MODULE_VERSION 127. Please try re-compiling or re-installing\n' +
+          'the module (for instance, using `npm rebuild` or `npm install`).',
+      ),
+      { code: 'ERR_DLOPEN_FAILED' },
+    );
+    expect(driverFailure('better-sqlite3', failure, OTHERS)).toBe(
+      `the better-sqlite3 package's native addon does not load on this Node (${process.version}): it was built for another Node ` +
+        '(NODE_MODULE_VERSION 115; this one needs 127); rebuild it with `npm rebuild better-sqlite3` (needs python3, make and a C++ compiler), ' +
+        'or choose another store (--store memory)',
+    );
+  });
+
   it('passes any other failure on with its reason', async () => {
     const loaded = await loadDriver('pg', () => Promise.reject(new Error('boom\nstack')), OTHERS);
     expect(loaded).toEqual({ ok: false, error: 'the pg package could not be loaded: boom' });

@@ -12,11 +12,16 @@ describe('parseStoreUrl', () => {
   it.each([
     ['memory', { kind: 'memory' }],
     [' memory ', { kind: 'memory' }],
-    [DEFAULT_DURABLE_STORE, { kind: 'sqlite', path: join(root, '.sop', 'runs.db'), synchronous: 'NORMAL' }],
-    ['sqlite:runs.db', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'NORMAL' }],
-    ['sqlite:/var/lib/sop/runs.db', { kind: 'sqlite', path: '/var/lib/sop/runs.db', synchronous: 'NORMAL' }],
-    ['sqlite:./runs.db?synchronous=full', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'FULL' }],
-    ['sqlite:./runs.db?synchronous=NORMAL', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'NORMAL' }],
+    [DEFAULT_DURABLE_STORE, { kind: 'sqlite', path: join(root, '.sop', 'runs.db'), synchronous: 'NORMAL', driver: 'auto' }],
+    ['sqlite:runs.db', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'NORMAL', driver: 'auto' }],
+    ['sqlite:/var/lib/sop/runs.db', { kind: 'sqlite', path: '/var/lib/sop/runs.db', synchronous: 'NORMAL', driver: 'auto' }],
+    ['sqlite:./runs.db?synchronous=full', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'FULL', driver: 'auto' }],
+    ['sqlite:./runs.db?synchronous=NORMAL', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'NORMAL', driver: 'auto' }],
+    [
+      'sqlite:./runs.db?driver=better-sqlite3&synchronous=full',
+      { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'FULL', driver: 'better-sqlite3' },
+    ],
+    ['sqlite:./runs.db?driver=node:sqlite', { kind: 'sqlite', path: join(root, 'runs.db'), synchronous: 'NORMAL', driver: 'node:sqlite' }],
     ['postgres://sop@db:5432/runs', { kind: 'postgres', url: 'postgres://sop@db:5432/runs' }],
     ['postgresql://sop@db/runs?sslmode=require', { kind: 'postgres', url: 'postgresql://sop@db/runs?sslmode=require' }],
   ])('%s', (url, location) => {
@@ -33,9 +38,10 @@ describe('parseStoreUrl', () => {
     ['sqlite:', /^a sqlite: store needs a file path, e.g. sqlite:\.\/\.sop\/runs\.db$/],
     [
       'sqlite:./runs.db?synchronous=off',
-      /^unknown sqlite: option 'synchronous=off': the one option is synchronous=normal \(default\) or synchronous=full$/,
+      /^unknown sqlite: option 'synchronous=off': the options are synchronous=normal \(default\) or synchronous=full, and driver=node:sqlite \(the default where Node has it\) or driver=better-sqlite3$/,
     ],
     ['sqlite:./runs.db?cache=shared', /^unknown sqlite: option 'cache=shared'/],
+    ['sqlite:./runs.db?driver=sqlite3', /^unknown sqlite: option 'driver=sqlite3'/],
   ])('refuses %j', (url, error) => {
     expect(parseStoreUrl(url, root)).toEqual({ ok: false, error: expect.stringMatching(error) });
   });

@@ -2,9 +2,11 @@
  * The PostgreSQL store on a real cluster this file starts (one per file: `initdb` into a temp folder, its own
  * port; each test gets its own database). The contract runs with two pools per database, as two instances of
  * `sop serve` have; then what is PostgreSQL's own: migrations when instances start together, a commit being one
- * statement, changes heard across instances and after the listening connection is lost, two instances sweeping
- * at once, and the errors a user sees.
+ * statement whatever its outcome, notifications sent only while another instance listens (and its lease lasts),
+ * changes heard across instances and after the listening connection is lost, two instances sweeping at once,
+ * and the errors a user sees.
  */
+import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openRunStore } from '../../../runtime/store/open-run-store.js';
 import { openPostgresRunStore, type PostgresRunStore } from '../../../runtime/store/postgres-run-store.js';
@@ -22,8 +24,12 @@ afterAll(async () => {
   await cluster?.stop();
 });
 
-async function opened(url: string, onError?: (message: string, error?: unknown) => void): Promise<PostgresRunStore> {
-  const result = await openPostgresRunStore({ url, ...(onError === undefined ? {} : { onError }) });
+async function opened(
+  url: string,
+  onError?: (message: string, error?: unknown) => void,
+  more: { listenerLeaseMs?: number } = {},
+): Promise<PostgresRunStore> {
+  const result = await openPostgresRunStore({ url, ...(onError === undefined ? {} : { onError }), ...more });
   if (!result.ok) throw new Error(result.error);
   return result.store;
 }
@@ -49,7 +55,14 @@ describeRunStoreContract('postgres', {
   shared: { changesHeardAcrossInstances: true },
   faults: true,
   nulInText: 'replaced',
+  settled: (store) => (store as PostgresRunStore).settled(),
 });
+
+const MIGRATIONS = [
+  { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
+  { version: 2, name: 'domain calls in the audit log: outcomes pending and unknown, and the detail of what decided' },
+  { version: 3, name: 'listeners of run changes: commits notify only while another instance listens' },
+];
 
 describe('postgres run store: engine', () => {
   const stores: RunStore[] = [];
@@ -60,7 +73,6 @@ describe('postgres run store: engine', () => {
     stores.push(store);
     return store;
   };
-  const databaseOf = (url: string) => new URL(url).pathname.slice(1);
 
   it('migrates once when several instances start on an empty database at the same moment', async () => {
     const url = await cluster.createDatabase();
@@ -69,10 +81,9 @@ describe('postgres run store: engine', () => {
       expect(result.ok, result.ok ? '' : result.error).toBe(true);
       if (result.ok) keep(result.store);
     }
-    expect(await cluster.query('SELECT version, name FROM sop_schema_migrations', [], databaseOf(url))).toEqual([
-      { version: 1, name: 'runs, audit log, pinned agent versions, sessions' },
-      { version: 2, name: 'domain calls in the audit log: outcomes pending and unknown, and the detail of what decided' },
-    ]);
+    expect(await cluster.query('SELECT version, name FROM sop_schema_migrations ORDER BY version', [], databaseOf(url))).toEqual(
+      MIGRATIONS,
+    );
   });
 
   it('refuses a database migrated by a newer sop-toolkit, naming what to do', async () => {
@@ -82,11 +93,11 @@ describe('postgres run store: engine', () => {
     const result = await openPostgresRunStore({ url });
     expect(result).toEqual({
       ok: false,
-      error: expect.stringMatching(/schema is at version 7, newer than this sop-toolkit knows \(2\): upgrade sop-toolkit/),
+      error: expect.stringMatching(/schema is at version 7, newer than this sop-toolkit knows \(3\): upgrade sop-toolkit/),
     });
   });
 
-  it('commits in one statement: the compare-and-set, the audit entry and the notification, no BEGIN/COMMIT', async () => {
+  it('commits in one statement, whatever the outcome: a stale commit gets the current run back in it, no BEGIN/COMMIT', async () => {
     const url = await cluster.createDatabase();
     const database = databaseOf(url);
     await cluster.query('CREATE EXTENSION pg_stat_statements', [], database);
@@ -97,6 +108,11 @@ describe('postgres run store: engine', () => {
     for (let version = 1; version <= 10; version += 1) {
       expect((await store.commit(run.runId, version, walked('START'), anAudit(), T0 + version)).ok).toBe(true);
     }
+    for (let stale = 1; stale <= 5; stale += 1) {
+      const lost = await store.commit(run.runId, stale, walked('AUTH'), anAudit(), T0 + 20);
+      expect(lost).toEqual({ ok: false, reason: 'conflict', current: { ...run, state: walked('START'), version: 11, updatedAt: T0 + 10 } });
+    }
+    expect(await store.commit('no-such-run', 1, walked('START'), anAudit(), T0)).toEqual({ ok: false, reason: 'missing' });
     const statements = await cluster.query<{ query: string; calls: string }>(
       `SELECT query, calls::text FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid
        WHERE d.datname = $1 AND s.query NOT LIKE '%pg_stat_statements%'`,
@@ -104,8 +120,66 @@ describe('postgres run store: engine', () => {
       database,
     );
     expect(statements).toHaveLength(1);
-    expect(statements[0]?.calls).toBe('10');
-    expect(statements[0]?.query).toMatch(/^WITH moved AS \(\s*UPDATE sop_runs .* INSERT INTO sop_run_audit .* pg_notify/s);
+    expect(statements[0]?.calls).toBe('16');
+    expect(statements[0]?.query).toMatch(/^WITH moved AS \(\s*UPDATE sop_runs .* INSERT INTO sop_run_audit .* pg_notify.* FOR SHARE/s);
+  });
+
+  it('notifies only while another instance listens: not for itself, not after it stops, not after its lease ran out', async () => {
+    const url = await cluster.createDatabase();
+    // The watcher hears the eavesdropper's markers too, and reports each as not a run change.
+    const reported: string[] = [];
+    const watcher = keep(await opened(url, (message) => reported.push(message), { listenerLeaseMs: 600 }));
+    const writer = keep(await opened(url));
+    const wire = await eavesdrop(url);
+    try {
+      const run = aRun();
+      let version = 1;
+      const move = async (store: PostgresRunStore) => {
+        const result = await store.commit(run.runId, version, walked('START'), anAudit(), T0 + version);
+        if (!result.ok) throw new Error(result.reason);
+        version = result.run.version;
+      };
+      // Nobody listens: the create and the commits send nothing.
+      await writer.create(run, anAudit());
+      await move(writer);
+      expect(await wire.sentSinceLastLook()).toEqual([]);
+
+      // The watcher's page opens: the writer's commits notify (once each); the watcher's own do not (it hears
+      // them in process), and neither do the writer's own listeners cause any while the watcher is the only other.
+      const heard: RunChange[] = [];
+      const stop = watcher.subscribe((change) => heard.push(change));
+      await watcher.settled();
+      await move(writer);
+      await until(() => heard.length === 1);
+      await move(watcher);
+      await move(writer);
+      expect((await wire.sentSinceLastLook()).map((sent) => sent.version)).toEqual([3, 5]);
+      await until(() => heard.length === 3);
+      expect(heard.map((change) => change.version)).toEqual([3, 4, 5]);
+
+      // Its lease (600 ms) is renewed while it listens.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await move(writer);
+      expect((await wire.sentSinceLastLook()).map((sent) => sent.version)).toEqual([6]);
+
+      // The page closes: nothing is sent any more.
+      stop();
+      await watcher.settled();
+      expect(await cluster.query('SELECT count(*)::int AS n FROM sop_run_listeners', [], databaseOf(url))).toEqual([{ n: 0 }]);
+      await move(writer);
+      expect(await wire.sentSinceLastLook()).toEqual([]);
+
+      // An instance that died holding a lease costs notifications until the lease runs out, not after.
+      await cluster.query("INSERT INTO sop_run_listeners VALUES ('died', now() + interval '300 milliseconds')", [], databaseOf(url));
+      await move(writer);
+      expect((await wire.sentSinceLastLook()).map((sent) => sent.version)).toEqual([8]);
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await move(writer);
+      expect(await wire.sentSinceLastLook()).toEqual([]);
+      expect(reported.every((message) => /that is not a run change: marker-\d$/.test(message))).toBe(true);
+    } finally {
+      await wire.close();
+    }
   });
 
   it('hears other instances again after its listening connection is killed', async () => {
@@ -115,6 +189,7 @@ describe('postgres run store: engine', () => {
     const writer = keep(await opened(url));
     const heard: RunChange[] = [];
     listener.subscribe((change) => heard.push(change));
+    await listener.settled();
     const run = aRun();
     await writer.create(run, anAudit());
     await until(() => heard.length === 1);
@@ -122,7 +197,7 @@ describe('postgres run store: engine', () => {
       "SELECT pg_terminate_backend(pid) AS killed FROM pg_stat_activity WHERE application_name = 'sop-toolkit listen' AND datname = $1",
       [databaseOf(url)],
     );
-    expect(killed).toEqual([{ killed: true }, { killed: true }]); // one listening connection per instance
+    expect(killed).toEqual([{ killed: true }]); // only an instance with listeners has a listening connection
     // Until it is back, commits may go unheard; it comes back on its own, and then every commit is heard.
     let version = 1;
     await until(async () => {
@@ -168,6 +243,41 @@ describe('postgres run store: engine', () => {
     }
   });
 });
+
+interface Eavesdropper {
+  /** The notifications sent on the run changes channel since the last look, in commit order. */
+  sentSinceLastLook(): Promise<{ runId: string; version: number }[]>;
+  close(): Promise<void>;
+}
+
+/**
+ * A plain connection listening on the run store's channel, as no instance does (it holds no lease): it sees
+ * what the instances send. A look sends a marker notification and waits for it: everything committed before
+ * the look arrives before the marker, so nothing sent is missed and no waiting is guessed.
+ */
+async function eavesdrop(url: string): Promise<Eavesdropper> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('LISTEN sop_run_changes');
+  let received: string[] = [];
+  client.on('notification', (message) => received.push(message.payload ?? ''));
+  let looks = 0;
+  return {
+    async sentSinceLastLook() {
+      const marker = `marker-${++looks}`;
+      await cluster.query(`SELECT pg_notify('sop_run_changes', $1)`, [marker], databaseOf(url));
+      await until(() => received.includes(marker));
+      const sent = received.slice(0, received.indexOf(marker)).map((payload) => JSON.parse(payload) as { runId: string; version: number });
+      received = received.slice(received.indexOf(marker) + 1);
+      return sent;
+    },
+    close: () => client.end(),
+  };
+}
+
+function databaseOf(url: string): string {
+  return new URL(url).pathname.slice(1);
+}
 
 async function until(done: () => boolean | Promise<boolean>): Promise<void> {
   const deadline = Date.now() + 10_000;

@@ -30,6 +30,11 @@ export interface ContractEngine {
   readonly faults: boolean;
   /** U+0000 in text outside JSON: kept, or replaced by U+FFFD where the engine's text cannot hold it. */
   readonly nulInText: 'kept' | 'replaced';
+  /**
+   * Engines that hear other instances: resolves once `store`'s subscriptions have taken effect there (what
+   * another instance commits before that may go unheard; live views re-read).
+   */
+  readonly settled?: (store: RunStore) => Promise<void>;
 }
 
 /** How long a test waits for a change that must arrive (PostgreSQL delivers through the network). */
@@ -176,10 +181,11 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       const run = aRun({ state: walked('START') });
       await store.create(run, anAudit());
       await store.commit(run.runId, 1, walked('START', 'AUTH'), anAudit({ tool: 'goto_node' }), T0 + 1);
+      const now: StoredRun = { ...run, state: walked('START', 'AUTH'), version: 2, updatedAt: T0 + 1 };
       const stale = await store.commit(run.runId, 1, walked('START', 'ROUTE'), anAudit({ tool: 'stale' }), T0 + 2);
-      expect(stale).toEqual({ ok: false, reason: 'conflict' });
+      expect(stale).toEqual({ ok: false, reason: 'conflict', current: now });
       const ahead = await store.commit(run.runId, 3, walked('START', 'ROUTE'), anAudit({ tool: 'ahead' }), T0 + 2);
-      expect(ahead).toEqual({ ok: false, reason: 'conflict' });
+      expect(ahead).toEqual({ ok: false, reason: 'conflict', current: now });
       const read = await store.read(run.runId, T0);
       expect(read.status === 'found' && [read.run.version, read.run.state, read.run.updatedAt]).toEqual([
         2,
@@ -187,6 +193,23 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
         T0 + 1,
       ]);
       expect((await store.audit(run.runId)).map((entry) => entry.tool)).toEqual(['load_graph', 'goto_node']);
+    });
+
+    it('answers a stale commit with the run as it is now, so the caller decides again on it and commits', async () => {
+      const { store } = await open();
+      const run = aRun({ state: walked('START') });
+      await store.create(run, anAudit());
+      // Another caller moved the run twice since this one read it at version 1.
+      await store.commit(run.runId, 1, walked('START', 'AUTH'), anAudit({ tool: 'other' }), T0 + 1);
+      await store.commit(run.runId, 2, walked('START', 'AUTH', 'ROUTE'), anAudit({ tool: 'other' }), T0 + 2);
+      const lost = await store.commit(run.runId, 1, walked('START', 'INFO'), anAudit({ tool: 'mine' }), T0 + 3);
+      if (lost.ok || lost.reason !== 'conflict') throw new Error(`expected a conflict, got ${JSON.stringify(lost)}`);
+      expect(lost.current).toEqual({ ...run, state: walked('START', 'AUTH', 'ROUTE'), version: 3, updatedAt: T0 + 2 });
+      // Decided again on what it was told, without a read in between: it lands.
+      const next = walked(...lost.current.state.path, 'INFO');
+      const retried = await store.commit(run.runId, lost.current.version, next, anAudit({ tool: 'mine' }), T0 + 4);
+      expect(retried).toEqual({ ok: true, run: { ...run, state: next, version: 4, updatedAt: T0 + 4 } });
+      expect((await store.audit(run.runId)).map((entry) => entry.tool)).toEqual(['load_graph', 'other', 'other', 'mine']);
     });
 
     it('answers a commit on a run it does not have with missing', async () => {
@@ -205,7 +228,10 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
         const expected = call % 4 === 3 ? committed - 1 : committed; // every fourth call comes in stale
         const result = await store.commit(run.runId, expected, walked('START'), anAudit({ tool: `call-${call}` }), T0 + call);
         if (result.ok) committed += 1;
-        else conflicts += 1;
+        else {
+          conflicts += 1;
+          expect(result.reason === 'conflict' && result.current.version).toBe(committed);
+        }
       }
       expect(conflicts).toBe(7);
       const read = await store.read(run.runId, T0);
@@ -548,18 +574,20 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       });
 
       if (shared.changesHeardAcrossInstances) {
-        it("tells one instance's listeners of another instance's commits", async () => {
+        it("tells one instance's listeners of another instance's commits, once, and its own", async () => {
           const opened = await open();
           const peer = await peerOf(opened);
           const heard = collect(opened.store);
+          await harness.settled?.(opened.store);
           const run = aRun();
           await peer.create(run, anAudit());
           await peer.commit(run.runId, 1, walked('START'), anAudit(), T0 + 1);
           await heard.until(2);
-          expect(heard.changes).toEqual([
-            { runId: run.runId, version: 1 },
-            { runId: run.runId, version: 2 },
-          ]);
+          await opened.store.commit(run.runId, 2, walked('START', 'AUTH'), anAudit(), T0 + 2);
+          await peer.commit(run.runId, 3, walked('START'), anAudit(), T0 + 3);
+          await heard.until(4);
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          expect(heard.changes).toEqual([1, 2, 3, 4].map((version) => ({ runId: run.runId, version })));
         });
       }
     });
@@ -595,11 +623,13 @@ async function peerOf(opened: OpenedForContract): Promise<RunStore> {
   return opened.peer();
 }
 
+/** One commit won; every other lost with the run the winner left (each loser re-read it as it is after the win). */
 function expectOneWinner(results: readonly CommitResult[], runId: string, version: number, store: RunStore): void {
-  const winners = results.filter((result) => result.ok);
+  const winners = results.flatMap((result) => (result.ok ? [result.run] : []));
   expect(winners, `race from version ${version} of ${runId} on ${store.kind}`).toHaveLength(1);
-  expect(results.filter((result) => !result.ok && result.reason === 'conflict')).toHaveLength(results.length - 1);
-  expect(winners[0]?.ok && winners[0].run.version).toBe(version + 1);
+  expect(winners[0]?.version).toBe(version + 1);
+  const told = results.flatMap((result) => (!result.ok && result.reason === 'conflict' ? [result.current] : []));
+  expect(told).toEqual(Array.from({ length: results.length - 1 }, () => winners[0]));
 }
 
 interface Collected {
