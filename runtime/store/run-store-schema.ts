@@ -146,7 +146,6 @@ function auditDetailPostgres(d: Dialect): Migration {
   };
 }
 
-
 /**
  * PostgreSQL only: which instances want to hear other instances' commits (a runs page is open on them). A commit
  * sends its NOTIFY only while another instance holds an unexpired lease here, so nobody pays for notifications
@@ -159,8 +158,4 @@ const postgresListeners: Migration = {
 };
 
 export const SQLITE_MIGRATIONS: readonly Migration[] = [firstSchema(SQLITE), auditDetailSqlite(SQLITE)];
-export const POSTGRES_MIGRATIONS: readonly Migration[] = [
-  firstSchema(POSTGRES),
-  auditDetailPostgres(POSTGRES),
-  postgresListeners,
-];
+export const POSTGRES_MIGRATIONS: readonly Migration[] = [firstSchema(POSTGRES), auditDetailPostgres(POSTGRES), postgresListeners];
