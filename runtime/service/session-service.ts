@@ -10,9 +10,10 @@
  *   3. any other tool acts on a run: the `run_id` it names, else the session's current run. One call at a time
  *      per run in this process (`keyed-queue.ts`); read the run (this process's copy when it has one), check
  *      its owner, find the SOP version it is pinned to, run the pure tool function, and commit the next state
- *      with the call's audit entry if the run is still at the version read (compare-and-set). Another instance
- *      may have moved the run meanwhile: then read it again and decide again, a few times at most. The answer is
- *      returned only after the commit succeeded, so a crash never loses a call that was answered.
+ *      with the call's audit entry if the run is still at the version read (compare-and-set): one trip to the
+ *      store when this process's copy is fresh. Another instance may have moved the run meanwhile: the failed
+ *      commit returns the run as it is now, and the call is decided again on it, a few times at most. The answer
+ *      is returned only after the commit succeeded, so a crash never loses a call that was answered.
  *      A call that needs no run (`inspect`'s agents and validate views) is answered at once, logged nowhere.
  * Each call is one OpenTelemetry span (`tracing.ts`), told what the call did to its run once it is committed.
  *
@@ -294,8 +295,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   }
 
   /**
-   * Reads the run, decides (`decide`, on its pinned agent) and commits the next state with the call's audit entry
-   * if the run is still at the version read; on a conflict reads again and decides again, a few times at most.
+   * Reads the run (this process's copy when it has one), decides (`decide`, on its pinned agent) and commits the
+   * next state with the call's audit entry if the run is still at the version read: one round trip to the store.
+   * A conflict returns the run as committed now, in the same round trip: the call is decided again on it, a few
+   * times at most, without reading it again.
    * Returns what `decide` returned with the committed run, or the answer to give instead (unknown run, store down,
    * kept changing).
    */
@@ -313,7 +316,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     for (let attempt = 0; attempt < limits.commitAttempts; attempt += 1) {
       let run: StoredRun | { readonly error: string };
       try {
-        run = await readRun(runId, caller, attempt > 0);
+        run = await readRun(runId, caller);
       } catch (error) {
         return { error: storeFailure(toolName, error) };
       }
@@ -334,8 +337,11 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         span.committed({ runId, agent: run.agent, step: committed.run.version, from: audit.from, to: audit.to, outcome: audit.outcome });
         return { value: decided.value, run: committed.run };
       }
-      runs.delete(runId);
-      if (committed.reason === 'missing') return { error: answerOf(fail(EMPTY_RUN_STATE, { error: unknownRun(runId) })) };
+      if (committed.reason === 'missing') {
+        runs.delete(runId);
+        return { error: answerOf(fail(EMPTY_RUN_STATE, { error: unknownRun(runId) })) };
+      }
+      runs.set(runId, committed.current);
     }
     return {
       error: answerOf(
@@ -351,7 +357,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     async peekRun(runId, caller, toolName) {
       let run: StoredRun | { readonly error: string };
       try {
-        run = await readRun(runId, caller, false);
+        run = await readRun(runId, caller);
       } catch (error) {
         return { error: storeFailure(toolName, error) };
       }
@@ -391,10 +397,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       : callDomainTool(entry, args, id, caller, request, span);
   }
 
-  /** The run, from this process's copy unless `fresh`; any problem as the error message the caller gets. */
-  async function readRun(runId: string, caller: Caller, fresh: boolean): Promise<StoredRun | { readonly error: string }> {
+  /** The run, from this process's copy when it has one; any problem as the error message the caller gets. */
+  async function readRun(runId: string, caller: Caller): Promise<StoredRun | { readonly error: string }> {
     const cutoff = idleBefore();
-    const cached = fresh ? undefined : runs.get(runId);
+    const cached = runs.get(runId);
     let run: StoredRun;
     if (cached !== undefined && cached.updatedAt >= cutoff) run = cached;
     else {

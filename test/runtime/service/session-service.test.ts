@@ -64,10 +64,23 @@ describe('runs and their audit log', () => {
     expect(read).toMatchObject({ status: 'found', run: { version: 6, state: { path: ['START', 'AUTH'] } } });
   });
 
-  it('never loses an update when two instances share the store: a stale copy is read again and decided again', async () => {
+  it('never loses an update when two instances share the store: a stale copy is decided again on the run its failed commit returned', async () => {
     const store = createMemoryRunStore();
-    const first = track(fixtureService({ store }));
-    const second = track(fixtureService({ store }));
+    // Every trip to the store, counted on the real store's own methods.
+    const trips = { read: 0, commit: 0 };
+    const counted: RunStore = {
+      ...store,
+      read(...args) {
+        trips.read += 1;
+        return store.read(...args);
+      },
+      commit(...args) {
+        trips.commit += 1;
+        return store.commit(...args);
+      },
+    };
+    const first = track(fixtureService({ store: counted }));
+    const second = track(fixtureService({ store: counted }));
     const caller = { principal: 'local' };
     const runId = (await call(first, 'load_graph', { agent: 'support_desk' }, caller)).answer.run_id as string;
     const route = ['START', 'AUTH', 'ROUTE', 'COLLECT_ADDR', 'ROUTE', 'CHK_REFUND', 'IS_ELIGIBLE', 'DO_REFUND', 'END_REFUND', 'ROUTE'];
@@ -84,6 +97,11 @@ describe('runs and their audit log', () => {
     const audit = await store.audit(runId);
     expect(audit).toHaveLength(route.length + 2);
     expect(audit.map((entry) => entry.seq)).toEqual(audit.map((_, index) => index + 1));
+    // One read in all (the second instance's first sight of the run); after it every stale call is one failed
+    // commit, which returns the run as it is, and one that lands: no call reads the run again.
+    const calls = route.length + 1;
+    const staleCalls = calls - 2;
+    expect(trips).toEqual({ read: 1, commit: calls + staleCalls });
   });
 
   it('serves concurrent calls on one run from two instances as a sequence of legal moves', async () => {
