@@ -34,6 +34,7 @@ import { policiesRow } from './rows/policies.js';
 import { postgresLatencyRow } from './rows/postgres-latency.js';
 import { postgresScaleRow } from './rows/postgres-scale.js';
 import { replayRow } from './rows/replay.js';
+import { soakHeapRow } from './rows/soak-heap.js';
 import { sqliteLatencyRow } from './rows/sqlite-latency.js';
 import { tokensRow } from './rows/tokens.js';
 import { tscRow } from './rows/tsc.js';
@@ -55,6 +56,7 @@ const ROWS: readonly BenchRow[] = [
   gatewayRow,
   lspRow,
   replayRow,
+  soakHeapRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

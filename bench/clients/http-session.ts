@@ -24,6 +24,7 @@ function post(
   port: number,
   body: string,
   headers: Record<string, string>,
+  method: 'POST' | 'DELETE' = 'POST',
 ): Promise<{ status: number; sessionId: string | undefined; text: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
@@ -32,7 +33,7 @@ function post(
         host: '127.0.0.1',
         port,
         path: '/mcp',
-        method: 'POST',
+        method,
         headers: {
           'content-type': 'application/json',
           accept: 'application/json, text/event-stream',
@@ -128,6 +129,13 @@ export class HttpSession {
     const answer = answerFrom(res.text, id);
     if (answer.error) throw new Error(`${method} failed: ${answer.error.message}`);
     return answer.result;
+  }
+
+  /** Ends the session as a client does when it is done: DELETE with its id (200 when the server knew it). */
+  async close(): Promise<void> {
+    if (this.sessionId === undefined) return;
+    const res = await post(this.agent, this.port, '', sessionHeaders(this.sessionId), 'DELETE');
+    if (res.status !== 200) throw new Error(`DELETE of session ${this.sessionId} answered HTTP ${res.status}: ${res.text.slice(0, 200)}`);
   }
 
   callTool(name: string, args: object): Promise<RawToolResult> {

@@ -5,7 +5,9 @@
  *   - throughput: 64 concurrent sessions walking the flowchart with `goto_node` (the floor: calling its no-op
  *     tool), calls/s as the median of fixed-size windows after a warm-up; goal ≥ 0.8 of the floor. The note
  *     adds the same load on the memory store, which splits what the store costs from what the rest costs;
- *   - RSS before and after 100k calls (after warm-up): flat, i.e. after ÷ before ≤ 1.1.
+ *   - RSS once the 64 sessions are warm, and again after 128k calls and DELETE of every session: flat, i.e.
+ *     after ÷ before ≤ 1.1 (issue 20). What V8 grows to serve the load is the process's working size, not a
+ *     session's: row 17 (soak) weighs the live heap against the cold start, where a kept object would show.
  * Server RSS is read from /proc/<pid>/status, the client runs in the bench process.
  */
 import { join } from 'node:path';
@@ -18,15 +20,20 @@ import { median } from '../stats.js';
 import { benchAgent } from './agent-choice.js';
 
 const THROUGHPUT = { name: 'http calls/s, 64 sessions ÷ no-op floor', goal: '>= 0.8', unit: 'calls/s' } as const;
-const FLAT = { name: 'http server RSS after ÷ before 100k calls', goal: '<= 1.1', unit: 'MiB' } as const;
+const FLAT = { name: 'http server RSS after 128k calls and DELETE of every session ÷ warm', goal: '<= 1.1', unit: 'MiB' } as const;
 
-/** 64 sessions, `total` calls after `warmup` calls each; calls/s per window, RSS before and after. */
+/** 64 sessions, `total` calls after a warm-up; calls/s per window, RSS warm and after the calls and every DELETE. */
 async function loadTest(ctx: BenchContext, driver: Driver, cwd: string, sessions: number, total: number, windows: number) {
   const server = await startHttpServer(driver.args, cwd, ctx.signal);
   try {
     const agent = keepAliveAgent(sessions);
     const calls: (() => Promise<unknown>)[] = [];
-    for (let i = 0; i < sessions; i++) calls.push(await driver.prepare(await HttpSession.open(server.port, agent)));
+    const opened: HttpSession[] = [];
+    for (let i = 0; i < sessions; i++) {
+      const session = await HttpSession.open(server.port, agent);
+      opened.push(session);
+      calls.push(await driver.prepare(session));
+    }
     const runCalls = async (count: number, onDone?: (done: number) => void): Promise<void> => {
       let issued = 0;
       let done = 0;
@@ -53,7 +60,8 @@ async function loadTest(ctx: BenchContext, driver: Driver, cwd: string, sessions
       rates.push(windowSize / (Number(now - windowStart) / 1e9));
       windowStart = now;
     });
-    await new Promise((r) => setTimeout(r, 200));
+    await Promise.all(opened.map((session) => session.close()));
+    await new Promise((r) => setTimeout(r, 1000));
     const rssAfter = rssKiB(server.child.pid as number);
     agent.destroy();
     return { callsPerSecond: median(rates), rssBefore, rssAfter };
@@ -68,7 +76,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   const ours = serveDriver(fixture.cli, agentName, `sqlite:${join(ctx.tmp, 'http-throughput.db')}`);
   const floor = noopDriver();
   const sessions = ctx.quick ? 8 : 64;
-  const total = ctx.quick ? 200 : 100_000;
+  const total = ctx.quick ? 200 : 128_000;
   const floorTotal = ctx.quick ? 200 : 20_000;
 
   const floorLoad = await loadTest(ctx, floor, fixture.dir, sessions, floorTotal, 5);
@@ -92,7 +100,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       ...FLAT,
       value: ourLoad.rssAfter / 1024,
       floor: ourLoad.rssBefore / 1024,
-      note: `value = RSS after, floor = RSS before ${total} calls; no-op floor server: ${(floorLoad.rssBefore / 1024).toFixed(1)} → ${(floorLoad.rssAfter / 1024).toFixed(1)} MiB over ${floorTotal} calls`,
+      note: `value = RSS after ${total} calls and DELETE of the ${sessions} sessions, floor = RSS with them open and warm; no-op floor server: ${(floorLoad.rssBefore / 1024).toFixed(1)} → ${(floorLoad.rssAfter / 1024).toFixed(1)} MiB over ${floorTotal} calls and the same DELETEs`,
     }),
   ];
 }
@@ -101,6 +109,6 @@ export const httpRow: BenchRow = {
   id: 'http',
   title: 'Streamable HTTP',
   specs: [THROUGHPUT, FLAT],
-  budgetMs: 240_000,
+  budgetMs: 300_000,
   run,
 };

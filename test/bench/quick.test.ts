@@ -60,7 +60,7 @@ describe('npm run bench -- --quick', () => {
     // All: goto (2), load_graph, cold start, build (3), tsc (2), HTTP (2), tokens (2), idle sessions (2), SQLite,
     // idle runs, PostgreSQL latency (2), scale-out, policies, the gateway (2), the language server (2) and replay (2).
     // The smoke subset: goto (2), load_graph, tokens (2), SQLite.
-    expect(rows).toHaveLength(SMOKE_ROWS.length === 0 ? 27 : 6);
+    expect(rows).toHaveLength(SMOKE_ROWS.length === 0 ? 28 : 6);
     const names = rows.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
     for (const r of rows) {
