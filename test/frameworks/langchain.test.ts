@@ -130,6 +130,33 @@ describe('LangChain MCP adapters: MultiServerMCPClient over stdio on sop serve',
       await client.close();
     }
   });
+  it('an afterToolCall hook that keeps the text part hands the model each answer once (the hook gets no structured content)', async () => {
+    const client = new MultiServerMCPClient({
+      useStandardContentBlocks: true,
+      mcpServers: { sop: { transport: 'stdio', ...plainStdio(), stderr: 'pipe' } },
+      afterToolCall: ({ result: [content, artifact] }) => ({
+        result: [
+          typeof content === 'string' ? content : content.map((part) => ('text' in part ? String(part.text) : '')).join(''),
+          artifact,
+        ],
+      }),
+    });
+    try {
+      const node = new ToolNode(await client.getTools());
+      const loaded = await runToolCall(node, 'load_graph', { agent: RETAIL }, 'call_1');
+      const moved = await runToolCall(node, 'goto_node', { node_id: 'START' }, 'call_2');
+      for (const message of [loaded, moved]) {
+        expect(message.status).toBe('success');
+        expect(typeof message.content).toBe('string');
+      }
+      const answer = JSON.parse(moved.content as string);
+      expect(answer).toMatchObject({ valid: true, path: ['START'] });
+      // The adapters hand the hook the artifact without the structured content.
+      expect(moved.artifact).toEqual([]);
+    } finally {
+      await client.close();
+    }
+  });
 });
 
 describe('LangChain MCP adapters on sop serve --gateway', () => {
