@@ -10,6 +10,8 @@
  *   - an `isError` result reaches the model as its content and nothing more: the flag itself is dropped, so our
  *     error answers carry `error` in the JSON they send;
  *   - its client (the official v2 SDK) validates `structuredContent` against each tool's `outputSchema`;
+ *   - with `convertSchemasToStrict: true` every tool becomes strict: all properties required, the optional ones
+ *     nullable, so the model sends `null` for what it leaves out, which the server takes as absent;
  *   - it cannot be asked mid-call (no elicitation): the gateway's confirmation steps stand in for the user's yes;
  *   - a protocol error (an unknown tool) rejects the client's call; inside a function tool the SDK's default error
  *     function turns it into "An error occurred while running the tool. Please try again.", without the server's
@@ -81,6 +83,36 @@ describe('OpenAI Agents SDK: MCPServerStdio on sop serve', () => {
       expect(tools.get('goto_node')).toMatchObject({ strict: false, parameters: { required: ['node_id'] } });
       const { path } = await playSeedMoves(playThrough(tools), { passRunId: false });
       expect(path.at(-1)).toBe('END_EXCH');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('converts every tool to strict mode, and takes the nulls a strict model sends for optional arguments as absent', async () => {
+    const server = new MCPServerStdio({ name: 'sop', ...plainStdio(), useStructuredContent: true });
+    await server.connect();
+    try {
+      const tools: Tool[] = await getAllMcpTools({ mcpServers: [server], runContext: new RunContext(), convertSchemasToStrict: true });
+      const strict = new Map(tools.flatMap((tool) => (tool.type === 'function' ? [[tool.name, tool as FunctionTool]] : [])));
+      // Strict mode requires every property; the optional ones become nullable.
+      expect([...strict.values()].map((tool) => [tool.name, tool.strict, tool.parameters.required])).toEqual([
+        ['load_graph', true, ['agent', 'sop_file']],
+        ['goto_node', true, ['node_id', 'run_id']],
+        ['todo', true, ['todos', 'run_id']],
+        ['inspect', true, ['view', 'run_id']],
+      ]);
+      const play = playThrough(strict);
+      const loaded = await play('load_graph', { agent: RETAIL, sop_file: null });
+      expect(loaded.answer).toMatchObject({ agent: RETAIL, entry_node: 'START' });
+      expect((await play('goto_node', { node_id: 'START', run_id: null })).answer).toMatchObject({ valid: true, path: ['START'] });
+      const written = await play('todo', {
+        todos: [{ content: 'Exchange the tablet', status: 'pending', note: null, completion_node: null }],
+        run_id: null,
+      });
+      expect(written.answer.summary).toEqual({ pending: 1, in_progress: 0, completed: 0 });
+      expect((await play('inspect', { view: 'where', run_id: loaded.answer.run_id })).answer).toMatchObject({
+        valid_next: ['AUTH', 'START'],
+      });
     } finally {
       await server.close();
     }
