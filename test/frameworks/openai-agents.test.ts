@@ -219,6 +219,11 @@ describe('OpenAI Agents SDK on sop serve --gateway', () => {
       const result = await playSeedWalkthrough(play, { passRunId: true });
       expectWalkthroughChanges(gateway.database, result);
       expect(confirmationsOf(auditOf(gateway.store, result.runId))).toEqual(['step', 'step', 'step']);
+      // The SDK's client keeps no session over HTTP (it speaks the stateless 2026-07-28 revision): without the run id
+      // a call has no run.
+      const sessionless = await play('goto_node', { node_id: 'ROUTE' });
+      expect(sessionless.isError).toBe(true);
+      expect(sessionless.answer.error).toMatch(/^No run: call load_graph first/);
     } finally {
       await server.close();
       await gateway.stop();
