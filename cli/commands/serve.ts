@@ -325,6 +325,8 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     }
     transport = http.serving;
   }
+  // Listen before serving: a signal that comes while the server starts ends it cleanly once it has started.
+  const signal = waitForSignal();
   const started = await startSopServer({
     transport,
     origin: found.origin,
@@ -340,12 +342,12 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     logger: stderrLogger(),
   });
   if (!started.ok) {
+    signal.dispose();
     process.stderr.write(`sop serve: ${started.error}\n`);
     return 1;
   }
   const { server } = started;
   if (parsed.mode === 'http' || parsed.gateway === true) process.stderr.write(`sop serve: ${server.description}\n`);
-  const signal = waitForSignal();
   await Promise.race([server.closed, signal.received]);
   signal.dispose();
   await server.close();

@@ -132,6 +132,9 @@ export function createLineTransport(options: LineTransportOptions): LineTranspor
       input.off('data', onData);
       input.off('end', onEnd);
       input.off('error', onError);
+      // Stop reading too: a stdin still flowing keeps the process alive after SIGTERM (a client that ends the
+      // server by signal without closing its stdin, as the Vercel AI SDK's stdio transport does, waits forever).
+      input.pause();
       transport.onclose?.();
       markClosed();
     },

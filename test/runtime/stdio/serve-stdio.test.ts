@@ -1,9 +1,11 @@
+import { spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bundleFixtureServer, PROJECT_ROOT } from '../helpers/fixture-process.js';
 import { callTool, FIXTURE_ROOT } from '../helpers/mcp-client.js';
+import { CLI } from '../../support/run-cli.js';
 import { conversation, jsonRpcLines, RawLine, runStdio } from '../helpers/stdio-process.js';
 
 let bundle: string;
@@ -38,6 +40,23 @@ describe('stdio server process (fixture bundle)', () => {
     expect(messages[5]?.result).toMatchObject({ isError: true });
     expect(messages[6]?.result).toMatchObject({ isError: true });
     expect(messages[7]?.error).toMatchObject({ code: -32602 });
+  });
+
+  it('sop serve exits on SIGTERM while its stdin stays open (a client that ends it by signal, not by closing its input)', async () => {
+    const child = spawn(process.execPath, [CLI, 'serve'], { cwd: PROJECT_ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' })}\n`);
+    while (!stdout.includes('"id":1')) await new Promise((resolve) => setTimeout(resolve, 10));
+    child.kill('SIGTERM');
+    // It ends by itself, cleanly; one that kept reading its stdin would still be running and need the SIGKILL.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    const ended = await exited;
+    clearTimeout(timer);
+    expect(ended).toEqual({ code: 0, signal: null });
   });
 
   it('serves a real SDK client, one conversation per process', async () => {
