@@ -28,9 +28,12 @@ import {
   type AuthInfo,
   createMcpHandler,
   isInitializeRequest,
+  isJSONRPCRequest,
   isLegacyRequest,
   legacyStatelessFallback,
+  METHOD_NOT_FOUND,
   type McpHandlerRequestOptions,
+  PROTOCOL_VERSION_META_KEY,
 } from '@modelcontextprotocol/server';
 import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { screenIncoming } from '../mcp/message-guard.js';
@@ -90,6 +93,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
 
   const { answer, stop } = answerMcp(service, serverFor);
   app.post(MCP_PATH, refuseUnreadable, express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
+    const removed = modernInitialize(req.body);
+    if (removed !== undefined) {
+      res.status(404).json(removed);
+      return;
+    }
     const screened = screenIncoming(req.body);
     if (!screened.ok) {
       res.status(screened.response.error.code === INVALID_REQUEST ? 400 : 200).json(screened.response);
@@ -178,6 +186,26 @@ function answerMcp(service: SessionService, serverFor: ServerFactory) {
   // streams. 2025-era clients over HTTP have no stream to hear it on here (GET is 405); they list again.
   const stop = service.onToolsChanged(() => modern.notify.toolsChanged());
   return { answer: toNodeHandler({ fetch: route }, { onerror: (error) => service.logger.error('MCP request', error) }), stop };
+}
+
+/**
+ * `initialize` inside a 2026-07-28 request envelope: that revision removed the method, so a modern client calling
+ * it gets what any removed method gets there (404, -32601), not the 2025-era handshake the SDK would route it to
+ * for its name alone. A 2025-era client's `initialize` carries no envelope and is served as ever.
+ */
+function modernInitialize(body: unknown): object | undefined {
+  if (!isJSONRPCRequest(body) || body.method !== 'initialize') return undefined;
+  const meta = (body.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+  const version = meta?.[PROTOCOL_VERSION_META_KEY];
+  if (typeof version !== 'string') return undefined;
+  return {
+    jsonrpc: '2.0',
+    id: body.id,
+    error: {
+      code: METHOD_NOT_FOUND,
+      message: `Method not found: initialize is not part of MCP ${version}; start with server/discover (2025-era clients send initialize without the request envelope)`,
+    },
+  };
 }
 
 function callerOf(authInfo: AuthInfo | undefined, sessionId: string | undefined): Caller {

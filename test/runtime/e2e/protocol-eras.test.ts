@@ -142,4 +142,31 @@ describe('Streamable HTTP: both eras at once on one server', () => {
       await client.close();
     }
   });
+
+  it('answers initialize inside a 2026-07-28 envelope as a removed method (404, -32601), and without one as the 2025 handshake', async () => {
+    const post = (params: object, version?: string) =>
+      fetch(server.url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          ...(version === undefined ? {} : { 'mcp-protocol-version': version }),
+        },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'initialize', params }),
+      });
+    const modern = await post({
+      _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientCapabilities': {} },
+    });
+    expect(modern.status).toBe(404);
+    expect(await modern.json()).toMatchObject({
+      id: 9,
+      error: {
+        code: -32601,
+        message: expect.stringMatching(/^Method not found: initialize is not part of MCP 2026-07-28; start with server\/discover/),
+      },
+    });
+    const legacy = await post({ protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } });
+    expect(legacy.status).toBe(200);
+    expect(legacy.headers.get('mcp-session-id')).toMatch(/.+/);
+  });
 });
