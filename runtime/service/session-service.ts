@@ -78,6 +78,9 @@ export interface ServiceLimits {
   readonly runCacheSize: number;
 }
 
+/** How long a session's owner, once read, is trusted without reading it again (see `sessionOwners`). */
+const SESSION_RECHECK_MS = 5_000;
+
 export const DEFAULT_LIMITS: ServiceLimits = Object.freeze({
   runIdleMs: 24 * 60 * 60 * 1000,
   maxLiveSessions: 10_000,
@@ -175,6 +178,12 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const runs = createLruMap<string, StoredRun>(limits.runCacheSize);
   /** Sessions this process opened or served, by last use: the live-session cap counts them. */
   const liveSessions = new Map<string, number>();
+  /**
+   * Who owns a session, as last read from the store: a 2025-era HTTP request names its session on every call, and
+   * the owner never changes, so it is read again only after `SESSION_RECHECK_MS` (a session another instance ended
+   * is still served here for at most that long; one ended here is gone at once).
+   */
+  const sessionOwners = createLruMap<string, { readonly principal: string; readonly readAt: number }>(limits.maxLiveSessions);
 
   const idleBefore = (): number => clock.now() - limits.runIdleMs;
 
@@ -486,17 +495,27 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       const now = clock.now();
       await store.openSession({ sessionId, principal, runId: null, createdAt: now, updatedAt: now });
       liveSessions.set(sessionId, now);
+      sessionOwners.set(sessionId, { principal, readAt: now });
       return { ok: true, sessionId };
     },
     async hasSession(sessionId, principal) {
+      const now = clock.now();
+      const known = sessionOwners.get(sessionId);
+      if (known !== undefined && now - known.readAt < SESSION_RECHECK_MS) return known.principal === principal;
       const session = await store.getSession(sessionId);
-      return session !== undefined && session.principal === principal;
+      if (session === undefined) {
+        sessionOwners.delete(sessionId);
+        return false;
+      }
+      sessionOwners.set(sessionId, { principal: session.principal, readAt: now });
+      return session.principal === principal;
     },
     async closeSession(sessionId, principal) {
       const session = await store.getSession(sessionId);
       if (session === undefined || session.principal !== principal) return false;
       await store.closeSession(sessionId);
       liveSessions.delete(sessionId);
+      sessionOwners.delete(sessionId);
       return true;
     },
     sweep,

@@ -225,6 +225,37 @@ describe('limits', () => {
     expect((await service.openSession('local')).ok).toBe(true);
   });
 
+  it("reads a session's owner once per 5 s: one ended here is gone at once, one ended on another instance within 5 s", async () => {
+    let now = 1_000;
+    const store = createMemoryRunStore();
+    let reads = 0;
+    const counted: RunStore = {
+      ...store,
+      getSession(...args) {
+        reads += 1;
+        return store.getSession(...args);
+      },
+    };
+    const clock = { now: () => now };
+    const here = track(fixtureService({ store: counted, clock }));
+    const there = track(fixtureService({ store: counted, clock }));
+    const opened = await here.openSession('alice');
+    if (!opened.ok) throw new Error('session refused');
+    const id = opened.sessionId;
+    expect(await here.hasSession(id, 'alice')).toBe(true);
+    expect(await here.hasSession(id, 'bob')).toBe(false);
+    expect(reads).toBe(0);
+    expect(await there.hasSession(id, 'alice')).toBe(true);
+    expect(await there.hasSession(id, 'alice')).toBe(true);
+    expect(reads).toBe(1);
+    expect(await here.closeSession(id, 'alice')).toBe(true);
+    expect(await here.hasSession(id, 'alice')).toBe(false);
+    now += 4_999;
+    expect(await there.hasSession(id, 'alice')).toBe(true);
+    now += 1;
+    expect(await there.hasSession(id, 'alice')).toBe(false);
+  });
+
   it('answers "not applied" when the store fails, and the run is as it was', async () => {
     const store = createMemoryRunStore();
     let failing = false;
