@@ -7,6 +7,8 @@ export interface LruMap<K, V> {
   get(key: K): V | undefined;
   set(key: K, value: V): void;
   delete(key: K): void;
+  /** Deletes every entry `drop` says to. */
+  prune(drop: (key: K, value: V) => boolean): void;
   readonly size: number;
 }
 
@@ -29,6 +31,9 @@ export function createLruMap<K, V>(capacity: number): LruMap<K, V> {
     },
     delete(key) {
       entries.delete(key);
+    },
+    prune(drop) {
+      for (const [key, value] of entries) if (drop(key, value)) entries.delete(key);
     },
     get size() {
       return entries.size;

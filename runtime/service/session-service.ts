@@ -190,6 +190,9 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const sweep = async (): Promise<number> => {
     const cutoff = idleBefore();
     for (const [sessionId, lastUsed] of liveSessions) if (lastUsed < cutoff) liveSessions.delete(sessionId);
+    // An owner read long enough ago is read again anyway: keeping it would only hold memory for idle sessions.
+    const stale = clock.now() - SESSION_RECHECK_MS;
+    sessionOwners.prune((_, owner) => owner.readAt < stale);
     return store.expire(cutoff);
   };
   const sweepTimer = setInterval(
