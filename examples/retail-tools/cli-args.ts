@@ -3,6 +3,8 @@ import { type Outcome, ok, refuse } from './outcome.js';
 
 export interface RetailCliOptions {
   readonly http: boolean;
+  /** Over HTTP, serve the 2025 era only, as a server built on the SDK's v1 line does. */
+  readonly legacyOnly: boolean;
   readonly port: number;
   readonly db: string | undefined;
   readonly help: boolean;
@@ -10,11 +12,13 @@ export interface RetailCliOptions {
 
 export const DEFAULT_PORT = 3100;
 
-export const USAGE = `usage: node dist/examples/retail-tools/main.js [--http [--port N]] [--db FILE]
+export const USAGE = `usage: node dist/examples/retail-tools/main.js [--http [--port N] [--legacy-only]] [--db FILE]
 
   (no flag)    serve MCP on stdin/stdout, one conversation per process
   --http       serve MCP over Streamable HTTP at http://127.0.0.1:PORT/mcp; prints "listening PORT" when ready
   --port N     the HTTP port (default ${DEFAULT_PORT}; 0 picks a free one)
+  --legacy-only  over HTTP, speak the 2025 protocol era only (sessions after initialize), as servers built on the
+               SDK's v1 line do: a 2026-07-28 request is answered as such a server answers it
   --db FILE    keep the database in FILE (created from the seed when missing), saved after every change;
                without it (and without RETAIL_TOOLS_DB) the database is in memory, loaded from the seed
 
@@ -29,6 +33,7 @@ export function parseCliArgs(
   environment: Readonly<Record<string, string | undefined>> = {},
 ): Outcome<RetailCliOptions> {
   let http = false;
+  let legacyOnly = false;
   let port: number | undefined;
   let db: string | undefined;
   let help = false;
@@ -41,6 +46,7 @@ export function parseCliArgs(
       return next;
     };
     if (arg === '--http') http = true;
+    else if (arg === '--legacy-only') legacyOnly = true;
     else if (arg === '--help' || arg === '-h') help = true;
     else if (arg === '--port') {
       const text = value();
@@ -56,9 +62,11 @@ export function parseCliArgs(
     }
   }
   if (port !== undefined && !http) return refuse('--port needs --http (over stdio there is no port)');
+  if (legacyOnly && !http) return refuse('--legacy-only needs --http (over stdio the client picks the era)');
   const fromEnvironment = environment['RETAIL_TOOLS_DB'];
   return ok({
     http,
+    legacyOnly,
     port: port ?? DEFAULT_PORT,
     db: db ?? (fromEnvironment === undefined || fromEnvironment === '' ? undefined : fromEnvironment),
     help,

@@ -85,7 +85,7 @@ async function main(): Promise<void> {
     log(`${STORE_HOURS_TOOL} ${on ? 'added to' : 'removed from'} the tool list (SIGUSR2); tools/list_changed sent`);
   });
   if (options.http) {
-    const http = await serveRetailHttp({ factory, port: options.port, log });
+    const http = await serveRetailHttp({ factory, port: options.port, log, legacyOnly: options.legacyOnly });
     publishToolsChanged = () => http.toolsChanged();
     const stop = () => {
       http.close().then(

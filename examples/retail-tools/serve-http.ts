@@ -32,6 +32,8 @@ export interface RetailHttpOptions {
   /** 0 picks a free port. */
   readonly port: number;
   readonly log: (line: string) => void;
+  /** Serve the 2025 era only: every request goes to the sessions, as on a server of the SDK's v1 line. */
+  readonly legacyOnly?: boolean;
 }
 
 export interface RetailHttpServer {
@@ -90,7 +92,7 @@ export async function serveRetailHttp(options: RetailHttpOptions): Promise<Retai
     const rejected =
       hostHeaderValidationResponse(request, localhostAllowedHostnames()) ?? originValidationResponse(request, localhostAllowedOrigins());
     if (rejected !== undefined) return rejected;
-    return (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
+    return options.legacyOnly === true || (await isLegacyRequest(request)) ? legacy(request) : modern.fetch(request);
   };
 
   const httpServer = createServer({ headersTimeout: 10_000 }, toNodeHandler({ fetch: route }, { onerror }));

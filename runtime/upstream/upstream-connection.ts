@@ -44,6 +44,8 @@ export interface UpstreamStatus {
   readonly nextAttemptAt?: number;
   /** The stdio server's process id, while it runs. */
   readonly pid?: number;
+  /** The protocol era the connection speaks (`modern`: 2026-07-28; `legacy`: 2025 and older), while up. */
+  readonly era?: 'modern' | 'legacy';
 }
 
 export interface UpstreamConnectionOptions {
@@ -162,11 +164,13 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
     started,
     status: () => {
       const pid = state === 'up' && transport instanceof StdioClientTransport ? transport.pid : null;
+      const era = state === 'up' ? client?.getProtocolEra() : undefined;
       return {
         state,
         ...(lastError === undefined ? {} : { lastError }),
         ...(nextAttemptAt === undefined ? {} : { nextAttemptAt }),
         ...(pid === null ? {} : { pid }),
+        ...(era === undefined ? {} : { era }),
       };
     },
     tools: () => tools,

@@ -30,6 +30,8 @@ export interface ServerOptions {
   readonly db?: string;
   /** Extra environment (the fault switches). */
   readonly env?: Record<string, string>;
+  /** Over HTTP, `--legacy-only`: the 2025 era only, as a server of the SDK's v1 line. */
+  readonly legacyOnly?: boolean;
 }
 
 export interface ToolAnswer {
@@ -72,7 +74,12 @@ function makeClient(kind: ClientKind): ClientV1 | ClientV2 {
 }
 
 function serverArgs(options: ServerOptions, extra: readonly string[] = []): string[] {
-  return [RETAIL_MAIN, ...extra, ...(options.db === undefined ? [] : ['--db', options.db])];
+  return [
+    RETAIL_MAIN,
+    ...extra,
+    ...(options.legacyOnly === true ? ['--legacy-only'] : []),
+    ...(options.db === undefined ? [] : ['--db', options.db]),
+  ];
 }
 
 /** A client whose transport spawns the server over stdio. `stderr()` is what the server logged so far. */

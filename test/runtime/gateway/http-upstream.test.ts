@@ -2,7 +2,9 @@
  * A domain server over Streamable HTTP (the retail server with `--http`), its `Authorization` header taken from
  * the gateway's environment (`${RETAIL_TOKEN}`), and what crosses the wire checked on a recording proxy between
  * the two: the server gets the SOP's header and never the credentials of the gateway's own client (no token
- * passthrough). The gateway here serves HTTP with a bearer token of its own, which its client sends.
+ * passthrough). The gateway here serves HTTP with a bearer token of its own, which its client sends. And a domain
+ * server of the 2025 era only over HTTP (sessions after `initialize`, as servers on the SDK's v1 line are): the
+ * gateway's client finds no 2026-07-28 there and speaks the older protocol.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingHttpHeaders, request as httpRequest, type Server } from 'node:http';
@@ -21,6 +23,7 @@ import {
   callOn,
   type GatewayClient,
   type GatewayUnderTest,
+  legacyClient,
   REPO_BUNDLE,
   RETAIL,
   startGateway,
@@ -91,4 +94,26 @@ it('reaches a Streamable HTTP server with the header the SOP names, from the env
   expect(new Set(authorizations)).toEqual(new Set(['Bearer upstream-secret']));
   expect(JSON.stringify(seen)).not.toContain('client-secret');
   await client.close();
+});
+
+it('reaches a domain server that speaks only the 2025 era over HTTP, with a session, and forwards through it', async () => {
+  const old = await startRetailHttp({ db: join(dir, 'retail-2025.json'), legacyOnly: true });
+  const sop: CompiledSop = {
+    ...REPO_BUNDLE.agents[RETAIL]!,
+    meta: { ...REPO_BUNDLE.agents[RETAIL]!.meta, mcpServers: [{ name: 'retail-tools', url: old.url }] },
+  };
+  const legacyGateway = await startGateway({ bundle: { ...REPO_BUNDLE, agents: { [RETAIL]: sop } } });
+  try {
+    expect(legacyGateway.domain.upstreams[0]!.status()).toMatchObject({ state: 'up', era: 'legacy' });
+    expect(gateway.domain.upstreams[0]!.status()).toMatchObject({ state: 'up', era: 'modern' });
+    const client = await legacyClient(legacyGateway);
+    await client.call('load_graph', { agent: RETAIL });
+    await authenticated(client);
+    await client.call('goto_node', { node_id: 'CHK_CANCEL' });
+    expect((await client.call('get_order_details', { order_id: '#W4817420' })).answer.status).toBe('pending');
+    await client.close();
+  } finally {
+    await legacyGateway.close();
+    await old.stop();
+  }
 });
