@@ -145,6 +145,7 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
   const toolsByNode: [string, readonly string[]][] = [];
   const evidence: [string, NonNullable<NonNullable<CompiledSop['evidence']>[string]>][] = [];
   const limits: [string, VisitLimit][] = [];
+  const returns: [string, string][] = [];
   const forks: [string, ForkRule][] = [];
   const renames: [string, string][] = Object.entries(sop.renames ?? {});
   const called: [string, CalledSop][] = [];
@@ -196,6 +197,9 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
     for (const tool of sub.tools) if (!tools.includes(tool)) tools.push(tool);
     for (const server of sub.meta.mcpServers) if (!servers.some((s) => s.name === server.name)) servers.push(server);
     for (const [old, now] of Object.entries(sub.renames ?? {})) renames.push([q(old), q(now)]);
+    for (const terminal of sub.terminalNodes) returns.push([q(terminal), id]);
+    for (const [terminal, inner] of Object.entries(sub.transitions.returns ?? {}))
+      if (inner !== undefined) returns.push([q(terminal), q(inner)]);
     for (const node of sub.nodeIds) {
       const qid = q(node);
       nodeIds.push(qid);
@@ -243,6 +247,7 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
     successors: nameTable(successors),
     ...(limits.length === 0 ? {} : { limits: nameTable(limits) }),
     ...(forks.length === 0 ? {} : { forks: nameTable(forks) }),
+    returns: nameTable(returns),
   };
   const toolTable = new Map(toolsByNode);
   const scoped = (sop.policies ?? []).map((policy) => rescope(policy, sop.nodeIds, nodeIds, toolTable, terminalNodes));

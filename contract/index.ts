@@ -36,8 +36,8 @@ export {
   unmetEvidence,
   unprovenEntity,
 } from './evidence.js';
-export type { CalledEvent, CallMemory } from './machine-calls.js';
-export { calledEvent, exitFor, resumable } from './machine-calls.js';
+export type { CalledEvent, CalleeRef, CallMemory } from './machine-calls.js';
+export { calledEvent, calleeCan, exitFor, memoryOf, resumable, returnedAlong } from './machine-calls.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
 export type { NameRecord } from './name-table.js';
 export { entryOf, hasEntry } from './name-table.js';

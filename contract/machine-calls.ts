@@ -48,6 +48,47 @@ export function exitFor(
   return edges.length === 1 && edges[0]!.condition === null ? edges[0] : undefined;
 }
 
+/** What the caller reads of its child actor: its snapshot's state, tags, context, and the moves it can make. */
+export interface CalleeRef {
+  getSnapshot(): {
+    readonly value: unknown;
+    readonly context: unknown;
+    hasTag(tag: 'terminal'): boolean;
+    can(event: never): boolean;
+    readonly machine: { readonly root: { readonly states: { readonly [id: string]: { readonly description?: string | undefined } } } };
+  };
+}
+
+/** Whether the called machine can make the move `event` (a `GOTO.<call>.<id>` event of its caller). */
+export function calleeCan(callee: CalleeRef | null, call: string, event: { readonly type: string }): boolean {
+  return callee !== null && callee.getSnapshot().can(calledEvent(call, event) as never);
+}
+
+/** Whether the called machine stands on a terminal node that leads on along the caller's edge to `to`. */
+export function returnedAlong(
+  callee: CalleeRef | null,
+  edges: readonly SopEdge[],
+  exits: { readonly [terminal: string]: string },
+  to: string,
+): boolean {
+  if (callee === null) return false;
+  const snapshot = callee.getSnapshot();
+  if (!snapshot.hasTag('terminal')) return false;
+  const terminal = String(snapshot.value);
+  const label = entryOf(snapshot.machine.root.states, terminal)?.description ?? null;
+  return exitFor(edges, exits, terminal, label)?.to === to;
+}
+
+/** What the caller keeps of a call as it leaves the sub-flow node: the called machine's visits and calls. */
+export function memoryOf(callee: CalleeRef | null): CallMemory {
+  if (callee === null) return {};
+  const context = callee.getSnapshot().context as CallMemory;
+  return {
+    ...(context.visits === undefined ? {} : { visits: context.visits }),
+    ...(context.calls === undefined ? {} : { calls: context.calls }),
+  };
+}
+
 interface ResumableMachine {
   getInitialSnapshot(scope: unknown, input?: unknown): { readonly value: unknown; readonly context: unknown };
   resolveState(config: { readonly value: never; readonly context: never }): unknown;

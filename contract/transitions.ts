@@ -35,6 +35,10 @@
  * (from outside, or round a loop) starts its record afresh; a record lives while its fork is on the path. Without
  * forks the rule is the one above.
  *
+ * In a SOP expanded with its sub-flows (`composition.ts`) the path is the frames of the call stack one after the other;
+ * a move from a called SOP's terminal node out of the call (`returns`) rewinds the path to the sub-flow node first, so
+ * the call's frame ends and its hubs close.
+ *
  * Node ids are names an author chose: every table is read through `name-table.ts`, so `constructor` is a node like any
  * other, or an unknown id, never a member every object inherits.
  *
@@ -59,6 +63,11 @@ export interface TransitionTable<N extends string = string> {
   readonly limits?: { readonly [K in N]?: VisitLimit<N> };
   /** The fork nodes, in flowchart order; absent when the SOP has none. */
   readonly forks?: { readonly [K in N]?: ForkRule<N> };
+  /**
+   * Only in a SOP expanded with its sub-flows (`composition.ts`): each terminal node of a called SOP, and the sub-flow
+   * node whose call it ends. A move from it out of the call first rewinds the path to that node: the call's frame ends.
+   */
+  readonly returns?: { readonly [K in N]?: N };
 }
 
 /** How a branch, or a join, came out. */
@@ -120,6 +129,8 @@ export interface MoveAccepted<N extends string = string> {
   readonly forks?: readonly ForkProgress[];
   /** Set when the move finished a branch without completing the join: the run is back at this fork. */
   readonly back?: N;
+  /** Set when the move left a call from one of its terminal nodes: the sub-flow node whose call ended. */
+  readonly returned?: N;
 }
 
 export type MoveVerdict<N extends string = string> = MoveAccepted<N> | MoveRefusal<N>;
@@ -167,11 +178,27 @@ export function decideMove<N extends string>(
     }
   } else if (!escalationTargets(table, path, visits).includes(node)) return NOT_A_MOVE;
   const counted = limit === undefined ? visits : withVisit(visits, node);
-  if (table.forks === undefined) return { ok: true, path: enterPath(path, node, table.entry), visits: counted };
-  const moved = forkMove(table.forks, table.entry, path, node, forks, outcome);
+  const call = returnOf(table, path, node);
+  const from = call === undefined ? path : path.slice(0, path.lastIndexOf(call) + 1);
+  const returned = call === undefined ? {} : { returned: call };
+  if (table.forks === undefined) return { ok: true, path: enterPath(from, node, table.entry), visits: counted, ...returned };
+  const moved = forkMove(table.forks, table.entry, from, node, forks, outcome);
   if (!moved.ok) return moved;
-  if (moved.back !== undefined) return { ok: true, path: moved.path, visits, forks: moved.forks, back: moved.back };
-  return { ok: true, path: moved.path, visits: counted, forks: moved.forks };
+  if (moved.back !== undefined) return { ok: true, path: moved.path, visits, forks: moved.forks, back: moved.back, ...returned };
+  return { ok: true, path: moved.path, visits: counted, forks: moved.forks, ...returned };
+}
+
+/**
+ * The sub-flow node whose call a move from `path` to `target` ends: the current node is a terminal of that call and
+ * the target is outside it (`CALL.` is the prefix of the call's nodes) and not on the path (going back along the path
+ * rewinds past the call anyway).
+ */
+function returnOf<N extends string>(table: TransitionTable<N>, path: readonly N[], target: N): N | undefined {
+  const current = path.at(-1);
+  if (table.returns === undefined || current === undefined) return undefined;
+  const call = entryOf<N>(table.returns, current);
+  if (call === undefined || target.startsWith(`${call}.`) || path.includes(target)) return undefined;
+  return path.includes(call) ? call : undefined;
 }
 
 /** Whether moving from `path` to `target` is legal. Unknown ids are never legal. */
