@@ -61,7 +61,7 @@ export interface CalleeRef {
 
 /** Whether the called machine can make the move `event` (a `GOTO.<call>.<id>` event of its caller). */
 export function calleeCan(callee: CalleeRef | null, call: string, event: { readonly type: string }): boolean {
-  return callee !== null && callee.getSnapshot().can(calledEvent(call, event) as never);
+  return callee?.getSnapshot().can(calledEvent(call, event) as never) ?? false;
 }
 
 /** Whether the called machine stands on a terminal node that leads on along the caller's edge to `to`. */
