@@ -24,6 +24,7 @@
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { EvidenceRecord } from '../../contract/evidence.js';
+import type { ForkProgress } from '../../contract/transitions.js';
 
 /** A todo of the run's task list (the `todo` tool). */
 export interface TodoItem {
@@ -50,6 +51,8 @@ export interface RunState {
   readonly passes?: readonly ConfirmationPass[];
   /** Gateway mode: the confirmation the user was asked for and has not answered. Absent otherwise. */
   readonly asked?: PendingConfirmation;
+  /** Fork/join: a record per fork on the path (the branches done and how each went). Absent when none. */
+  readonly forks?: readonly ForkProgress[];
 }
 
 /** A confirmation step entered (`node` at `depth` in the path), not yet used by a guarded call. */
