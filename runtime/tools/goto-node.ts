@@ -217,6 +217,13 @@ function answerExtras(
   return edges === undefined ? { fields } : { edges, fields };
 }
 
+/** The edges an answer at the end of the run's path shows: at a fork the open branches, at a join the edges its outcome opens. */
+export function edgesHere(agent: PreparedAgent, state: RunState): readonly EdgeAnswer[] {
+  const here = state.path.at(-1);
+  if (here === undefined) return [];
+  return answerExtras(agent, state.path, state.forks ?? [], undefined).edges ?? agent.nodes.get(here)?.edges ?? [];
+}
+
 function withForks(state: RunState, forks: readonly ForkProgress[] | undefined): RunState {
   const { forks: _old, ...rest } = state;
   return forks === undefined || forks.length === 0 ? rest : { ...rest, forks };

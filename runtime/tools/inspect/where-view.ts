@@ -10,7 +10,7 @@ import { z } from 'zod';
 import { QUALIFIER, stackOf } from '../../../contract/composition.js';
 import { entryOf } from '../../../contract/name-table.js';
 import type { TransitionTable, Visits } from '../../../contract/transitions.js';
-import { edgeSchema, nodeSchema, validNext } from '../goto-node.js';
+import { edgeSchema, edgesHere, nodeSchema, validNext } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';
 
@@ -48,7 +48,7 @@ export const whereView: RunView = {
         run_id: run.runId,
         agent: agent.name,
         current_node: node?.node ?? null,
-        edges: node?.edges ?? [],
+        edges: node === undefined ? [] : edgesHere(agent, state),
         valid_next: validNext(agent, state),
         path: state.path,
         open_todos: state.todos.filter((todo) => todo.status !== 'completed'),
