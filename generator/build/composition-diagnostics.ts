@@ -22,7 +22,7 @@ import { suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt, type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
 import type { ModelPrompt, ModelSubflow, SopModel } from '../model/sop-model.js';
-import type { EscalationMove } from '../model/visit-limits.js';
+import { escalationMovesOfTable } from '../model/visit-limits.js';
 import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
 
 type Call = ModelPrompt & { readonly subflow: ModelSubflow };
@@ -210,7 +210,7 @@ function policyDiagnostics(model: SopModel, composed: CompiledSop): Diagnostic[]
   const policies = composed.policies ?? [];
   const graph = buildPolicyGraph(
     new Map(composed.nodeIds.map((id) => [id, entryOf(composed.transitions.successors, id) ?? []])),
-    escalationMovesOf(composed),
+    escalationMovesOfTable(composed),
   );
   const ids = composed.nodeIds;
   for (const [index, policy] of model.policies.entries()) {
@@ -266,18 +266,4 @@ function policyDiagnostics(model: SopModel, composed: CompiledSop): Diagnostic[]
     );
   }
   return out;
-}
-
-/** The escalation moves of an expanded SOP's limits: from each predecessor of a limited node, and from a limited entry node or hub. */
-function escalationMovesOf(sop: CompiledSop): EscalationMove[] {
-  const moves: EscalationMove[] = [];
-  const anywhere = new Set([sop.transitions.entry, ...sop.transitions.hubs]);
-  for (const [node, limit] of Object.entries(sop.transitions.limits ?? {})) {
-    if (limit === undefined) continue;
-    for (const from of sop.nodeIds) {
-      if ((entryOf(sop.transitions.successors, from) ?? []).includes(node)) moves.push({ from, to: limit.escalation, usedUp: node });
-    }
-    if (anywhere.has(node)) moves.push({ from: node, to: limit.escalation, usedUp: node });
-  }
-  return moves;
 }
