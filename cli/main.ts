@@ -41,6 +41,8 @@ Commands:
       --out FILE        (default: sop-server.mjs); run it with node FILE [--http ...]
   runs list        Runs in a store, most recently active first
   runs show RUN    One run and its audit log
+  runs migrate --agent A   Move A's runs to the version the bundle serves (--to HASH another; --dry-run decides only),
+                   run by run: those whose path the new version allows and whose policies hold; the others stay
       --store URL       memory, sqlite:PATH or postgres://… (default sqlite:./.sop/runs.db)
       --format text|json
   paths AGENT      The golden paths of a compiled agent (entry node to every terminal), as JSON

@@ -8,7 +8,7 @@
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import { createLruMap } from '../service/lru-map.js';
-import type { AuditEntry, RunStore, RunSummary, StoredRun, TodoItem } from '../store/run-store.js';
+import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun, type TodoItem } from '../store/run-store.js';
 
 export type RunStatus = 'new' | 'active' | 'done' | 'expired';
 
@@ -64,7 +64,8 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
   async function versionOf(agent: string, sourceHash: string): Promise<CompiledSop | undefined> {
     const kept = versions.get(sourceHash);
     if (kept !== undefined) return kept;
-    const current = catalog().byName(agent);
+    const expanded = catalog().composed(agent);
+    const current = expanded?.ok === true ? expanded.sop : undefined;
     const found = current?.sourceHash === sourceHash ? current : await store.getAgentVersion(sourceHash);
     if (found !== undefined && found.meta.agent === agent) {
       versions.set(sourceHash, found);
@@ -75,7 +76,9 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
 
   async function row(run: RunSummary | StoredRun): Promise<RunRow> {
     const current = 'currentNode' in run ? run.currentNode : (run.state.path.at(-1) ?? null);
-    const sop = await versionOf(run.agent, run.sourceHash);
+    // A summary has the version the run started on; a run read whole, the one it is on (`sop runs migrate`).
+    const version = 'state' in run ? pinnedVersion(run) : run.sourceHash;
+    const sop = await versionOf(run.agent, version);
     const status: RunStatus =
       run.updatedAt < idleBefore()
         ? 'expired'
@@ -87,7 +90,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
     return {
       run_id: run.runId,
       agent: run.agent,
-      source_hash: run.sourceHash,
+      source_hash: version,
       step: run.version,
       current_node: current,
       status,
@@ -102,7 +105,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
       return { ...(await row(run)), path: run.state.path, todos: run.state.todos };
     },
     async sop(run) {
-      const sop = await versionOf(run.agent, run.sourceHash);
+      const sop = await versionOf(run.agent, pinnedVersion(run));
       if (sop === undefined) return null;
       return {
         agent: sop.meta.agent,
