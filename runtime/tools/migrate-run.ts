@@ -16,6 +16,7 @@
  * question keep their positions (the path keeps its length), renamed.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { passesOnPath } from '../../contract/composition.js';
 import { entryOf, hasEntry } from '../../contract/name-table.js';
 import { forkRuleOf } from '../../contract/transitions.js';
 import type { RunState } from '../store/run-store.js';
@@ -125,24 +126,15 @@ function isStep(sop: CompiledSop, from: string, to: string): boolean {
 }
 
 /**
- * The first policy of the new version that the path breaks, said as the reason the run stays; undefined if none. A
- * call that ended is no longer on the path, only its sub-flow node: it passed the terminal it ended at when every
- * terminal that leads to the node after it is a `passes` node (`passes: AUTHENTICATE.AUTHENTICATED` before `ROUTE`).
+ * The first policy of the new version that the path breaks, said as the reason the run stays; undefined if none.
+ * A call that ended counts as passed where it ended (`passesOnPath`).
  */
 function brokenPolicy(sop: CompiledSop, path: readonly string[]): string | undefined {
-  const returns = Object.entries(sop.transitions.returns ?? {});
-  const endedAt = (call: string, next: string): string[] =>
-    returns.filter(([terminal, to]) => to === call && (entryOf(sop.transitions.successors, terminal) ?? []).includes(next)).map(([t]) => t);
   for (const policy of sop.policies ?? []) {
-    let passed = false;
     for (const [i, node] of path.entries()) {
-      const ended = i === 0 ? [] : endedAt(path[i - 1]!, node);
-      if (ended.length > 0 && ended.every((terminal) => policy.passes.includes(terminal))) passed = true;
-      if (policy.passes.includes(node)) passed = true;
-      if (!passed && policy.guards.includes(node)) {
-        const step = policy.confirmation === null ? 'a step' : 'a confirmation step';
-        return `the new version requires ${step} (${policy.passes.join(', ')}, policy ${policy.id}) before ${node}, which its path never passed: it keeps its version`;
-      }
+      if (!policy.guards.includes(node) || passesOnPath(sop.transitions, policy.passes, path.slice(0, i + 1))) continue;
+      const step = policy.confirmation === null ? 'a step' : 'a confirmation step';
+      return `the new version requires ${step} (${policy.passes.join(', ')}, policy ${policy.id}) before ${node}, which its path never passed: it keeps its version`;
     }
   }
   return undefined;
