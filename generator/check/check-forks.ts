@@ -22,11 +22,14 @@ export function outcomeOfLabel(condition: string | null): 'passed' | 'failed' | 
 }
 
 export function checkForks(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
-  const forks = model.prompts.filter((p): p is ModelPrompt & { fork: NonNullable<ModelPrompt['fork']> } => p.fork !== null);
-  const joinKeys = model.prompts.filter((p) => p.join !== null);
+  // A prompt for a node that is not in the flowchart is SOP020's; its keys say nothing here.
+  const nodes = new Map(model.nodes.map((n) => [n.id, n]));
+  const forks = model.prompts.filter(
+    (p): p is ModelPrompt & { fork: NonNullable<ModelPrompt['fork']> } => p.fork !== null && nodes.has(p.nodeId),
+  );
+  const joinKeys = model.prompts.filter((p) => p.join !== null && nodes.has(p.nodeId));
   if (forks.length === 0 && joinKeys.length === 0) return;
   const file = model.file;
-  const nodes = new Map(model.nodes.map((n) => [n.id, n]));
   const like = suggester([...nodes.keys()]);
   const joinedBy = new Map<string, string>();
   for (const prompt of forks) {
