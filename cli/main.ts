@@ -2,7 +2,8 @@
 /**
  * The `sop` command line: `init` (set an app up), `build` (compile the SOPs into typed modules and the bundle),
  * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server), `bundle` (write
- * the one-file server), `runs` (the runs in a store and their audit logs), `paths` (an agent's golden paths),
+ * the one-file server), `runs` (the runs in a store and their audit logs, and moving them to a new version), `paths`
+ * (an agent's golden paths), `diff` (what a change to the SOPs does, for review),
  * `replay` (check a finished conversation against its SOP), and the authoring tools `lsp` (the language server)
  * and `preview` (the live page). Each command lives in its own
  * module and is imported only when chosen, so `serve` never loads the compiler and a no-op `build` never loads
@@ -42,10 +43,16 @@ Commands:
       --out FILE        (default: sop-server.mjs); run it with node FILE [--http ...]
   runs list        Runs in a store, most recently active first
   runs show RUN    One run and its audit log
+  runs migrate --agent A   Move A's runs to the version the bundle serves (--to HASH another; --dry-run decides only),
+                   run by run: those whose path the new version allows and whose policies hold; the others stay
       --store URL       memory, sqlite:PATH or postgres://… (default sqlite:./.sop/runs.db)
       --format text|json
   paths AGENT      The golden paths of a compiled agent (entry node to every terminal), as JSON
       --max-paths N     (default 200)   --max-steps N   search budget (default 1000000)
+  diff [BASE] [HEAD]  What a change to the SOPs does, compiled: nodes, edges, prompts, tools, limits, policies,
+                   golden paths, and the risks (a removed node, a tool before its confirmation, a weakened policy).
+                   BASE, HEAD: git revisions (default: the merge base with main, and the working tree), or two files
+      --format markdown|json   --fail-on risk|change|never (exit 1 when found)   --base-branch NAME
   replay FILE...|DIR  Check finished conversations against their SOP: an audit log, chat messages (OpenAI,
                    Anthropic, tau2-bench), Claude Code session logs, OpenAI Responses items; with goto_node calls or
                    without (the walk that best explains the calls: fitness, deviations). Several files or a folder:
@@ -75,6 +82,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/runs.js')).runRuns(rest);
     case 'paths':
       return (await import('./commands/paths.js')).runPaths(rest);
+    case 'diff':
+      return (await import('./commands/diff.js')).runDiff(rest);
     case 'replay':
       return (await import('./commands/replay.js')).runReplay(rest);
     case 'lsp':

@@ -112,6 +112,48 @@ export interface CompiledPolicy<N extends string = string, T extends string = st
   readonly confirmation: string | null;
   /** Present (true) when every `passes` node must require evidence (`evidence` on the node): then passing one is proved by a successful call in gateway mode, not only declared. */
   readonly evidence?: true;
+  /**
+   * The selectors as written, kept by a SOP with sub-flows only: its policies are proved again over the graph with
+   * its sub-flows expanded (`composition.ts`), where they also guard and pass the called SOPs' nodes.
+   */
+  readonly scope?: PolicyScope;
+}
+
+/** A policy's selectors as written (`every_path_to`, `passes`): node ids and patterns, tools, terminals, exceptions. */
+export interface PolicyScope {
+  readonly everyPathTo: SelectorSpec;
+  readonly passes: SelectorSpec;
+}
+
+export interface SelectorSpec {
+  readonly nodes: readonly string[];
+  readonly tools: readonly string[];
+  readonly terminals: boolean;
+  readonly except: readonly string[];
+}
+
+/**
+ * A sub-flow node (`subflow` in its yaml, drawn as a subroutine `[[…]]`): entering it enters the SOP of `agent` at its
+ * entry node, and reaching one of that SOP's terminal nodes goes on along one of this node's edges: the one `exits`
+ * names for it, else the one labelled with the terminal's id or label, else this node's only edge when it has one,
+ * unlabelled (`composition.ts`).
+ */
+export interface SubflowCall<N extends string = string> {
+  readonly agent: string;
+  /** Declared exits: a terminal node of the called SOP → the successor of this node the run goes on to. */
+  readonly exits: { readonly [terminal: string]: N };
+}
+
+/** In a SOP expanded with its sub-flows: the SOP a sub-flow node (by its qualified id) calls, at the version expanded. */
+export interface CalledSop {
+  readonly agent: string;
+  readonly version: string;
+  /** The called SOP's version hash (itself expanded, when it has sub-flows of its own). */
+  readonly sourceHash: string;
+  readonly sourceFile: string;
+  readonly entry: string;
+  /** Its Mermaid source as written, for the runs page. */
+  readonly flowchart: string;
 }
 
 export interface CompiledSop<N extends string = string, T extends string = string> {
@@ -141,6 +183,15 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly policies?: readonly CompiledPolicy<N, T>[];
   /** The nodes that require evidence before a run goes on from them (gateway mode); absent when none does. */
   readonly evidence?: { readonly [K in N]?: EvidenceRequirement<T> };
+  /** The sub-flow nodes, in flowchart order; absent when the SOP calls none. */
+  readonly subflows?: { readonly [K in N]?: SubflowCall<N> };
+  /** Node ids this version renamed (frontmatter `renames`: old id → new id), for `sop diff` and `sop runs migrate`; absent when none. */
+  readonly renames?: { readonly [old: string]: N };
+  /**
+   * Only in a SOP expanded with its sub-flows (`composition.ts`, never in the bundle): what each sub-flow node calls,
+   * keyed by its qualified id (`AUTHENTICATE`, `AUTHENTICATE.VERIFY_OTP`).
+   */
+  readonly calls?: { readonly [node: string]: CalledSop };
 }
 
 /** The format tag of `generated/sop-bundle.json`; bumped when the shape changes incompatibly. */

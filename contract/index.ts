@@ -1,11 +1,13 @@
 /**
  * `sop-toolkit/contract`: what the compiler and everything that consumes its output share. Generated modules
- * import these types (and, for the machines, `enterPath`, `countVisit` and `hasVisitsLeft`) by package name, so their bytes do not depend on
+ * import these types (and, for the machines, `enterPath`, `countVisit`, `hasVisitsLeft`, `forkMove` and the sub-flow
+ * helpers of `machine-calls.ts`) by package name, so their bytes do not depend on
  * where the toolkit is installed. Browser-safe: no Node built-ins. Explicit, sorted exports. App code that reads a
  * `CompiledSop` table by a name it did not compile (a node id from a request) reads it with `entryOf`.
  */
 export type {
   AgentMeta,
+  CalledSop,
   CompiledPolicy,
   CompiledSop,
   EdgeStyle,
@@ -14,10 +16,13 @@ export type {
   McpServerRef,
   ModelSettings,
   NodePrompt,
+  PolicyScope,
+  SelectorSpec,
   SopBundle,
   SopEdge,
   SopExample,
   SopNode,
+  SubflowCall,
 } from './compiled-sop.js';
 export { BUNDLE_FORMAT } from './compiled-sop.js';
 export type { EvidenceRecord } from './evidence.js';
@@ -31,18 +36,37 @@ export {
   unmetEvidence,
   unprovenEntity,
 } from './evidence.js';
+export type { CalledEvent, CalleeRef, CallMemory } from './machine-calls.js';
+export { calledEvent, calleeCan, exitFor, memoryOf, resumable, returnedAlong } from './machine-calls.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';
 export type { NameRecord } from './name-table.js';
 export { entryOf, hasEntry } from './name-table.js';
-export type { MoveAccepted, MoveRefusal, MoveVerdict, TransitionTable, VisitLimit, Visits } from './transitions.js';
+export type {
+  BranchDone,
+  ForkMove,
+  ForkProgress,
+  ForkRule,
+  ForkTable,
+  MoveAccepted,
+  MoveRefusal,
+  MoveVerdict,
+  Outcome,
+  TransitionTable,
+  VisitLimit,
+  Visits,
+} from './transitions.js';
 export {
   countVisit,
   decideMove,
   enterPath,
+  forkMove,
+  forkRuleOf,
+  forksOnPath,
   hasVisitsLeft,
   isLegalMove,
   legalTargets,
   limitedNodes,
+  NO_FORKS,
   NO_VISITS,
   nextPath,
 } from './transitions.js';

@@ -15,3 +15,11 @@ export function hashSource(raw: string | Uint8Array): string {
 export function normaliseSource(text: string): string {
   return text.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n');
 }
+
+/**
+ * The version of a SOP expanded with its sub-flows: `sha256:<hex>` over its own source hash and each sub-flow node
+ * with the version it calls, so that a fix to a called SOP is a new version of every SOP that calls it.
+ */
+export function hashComposite(parts: readonly string[]): string {
+  return `sha256:${createHash('sha256').update(parts.join('\n')).digest('hex')}`;
+}

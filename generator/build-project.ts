@@ -19,6 +19,7 @@ import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
 import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './build/budget-diagnostics.js';
+import { compositionDiagnostics } from './build/composition-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from './emit-while-compiling.js';
 import { compareCodeUnits } from './model/naming.js';
@@ -64,7 +65,7 @@ export async function buildProject(sources: readonly SourceFile[], options: Buil
   const fresh = await compileInParallel(jobs, emitting.add);
   const compiled = reused.map((r) => r ?? fresh.shift()!);
   const models = compiled.flatMap((c) => (c.model ? [c.model] : []));
-  const projectDiagnostics = checkProject(models);
+  const projectDiagnostics = [...checkProject(models), ...compositionDiagnostics(compiled)];
   const fileHasErrors = (c: CompiledFile) =>
     c.model === null || hasErrors(c.diagnostics) || projectDiagnostics.some((d) => d.file === c.file && d.severity === 'error');
   const clean = compiled.filter((c) => !fileHasErrors(c));

@@ -8,12 +8,17 @@
  * computed from the bundle when none is given. A fixture compiled from another version of the SOP is a failure
  * too: the walk would prove nothing about the SOP being served.
  *
+ * An agent with sub-flows is walked expanded with the SOPs it calls, as the server serves it; a move into a sub-flow
+ * node enters the called SOP's entry node at once, so the path's next node is already reached. A path through a fork
+ * reports the moves `failed` names as such (`outcome: failed`).
+ *
  * Problems are values: an unreadable bundle or an unknown agent comes back as a `setup` failure, never a throw,
  * so `expect(report.failures).toEqual([])` shows everything at once.
  */
 import { readFileSync } from 'node:fs';
 import type { SopBundle } from '../contract/compiled-sop.js';
 import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PATHS_FORMAT } from '../generator/analyze/golden-paths.js';
+import { expandedAgent } from '../generator/analyze/path-fixtures.js';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../runtime/agents/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';
@@ -58,8 +63,12 @@ export async function walkGoldenPaths(options: PathWalkOptions): Promise<PathWal
   });
   const bundle = typeof options.bundle === 'string' ? readBundle(options.bundle) : { ok: true as const, bundle: options.bundle };
   if (!bundle.ok) return setup(bundle.error);
-  const sop = Object.hasOwn(bundle.bundle.agents, options.agent) ? bundle.bundle.agents[options.agent] : undefined;
-  if (sop === undefined) return setup(`no agent ${options.agent} in the bundle (agents: ${Object.keys(bundle.bundle.agents).join(', ')})`);
+  if (!Object.hasOwn(bundle.bundle.agents, options.agent)) {
+    return setup(`no agent ${options.agent} in the bundle (agents: ${Object.keys(bundle.bundle.agents).join(', ')})`);
+  }
+  const expanded = expandedAgent(bundle.bundle, options.agent);
+  if (!expanded.ok) return setup(expanded.error);
+  const sop = expanded.sop;
   const fixture = options.paths === undefined ? goldenPaths(sop, DEFAULT_PATH_LIMITS) : readFixture(options.paths);
   if ('error' in fixture) return setup(fixture.error);
   if (fixture.agent !== sop.meta.agent || fixture.source_hash !== sop.sourceHash) {
@@ -100,13 +109,17 @@ async function walkOne(
   }
   let from: string | null = null;
   let last: { edges?: unknown[] } | undefined;
+  const failed = new Set(path.failed ?? []);
   for (const [step, node] of path.nodes.entries()) {
-    const result = resultOf(await service.callTool('goto_node', { node_id: node, run_id: runId }, caller));
-    const answer = result.structuredContent as { valid?: boolean; edges?: unknown[] } | undefined;
+    // Entering a sub-flow node enters the called SOP's entry node in the same move: the path's next node is there.
+    if (step > 0 && node === from && path.nodes[step - 1] !== from) continue;
+    const input = { node_id: node, run_id: runId, ...(failed.has(step) ? { outcome: 'failed' } : {}) };
+    const result = resultOf(await service.callTool('goto_node', input, caller));
+    const answer = result.structuredContent as { valid?: boolean; edges?: unknown[]; node?: { id?: string } } | undefined;
     if (result.isError === true || answer?.valid !== true) {
       return { moves: step + 1, failures: [{ kind: 'refused', path: index, step: step + 1, from, to: node, message: textOf(result) }] };
     }
-    from = node;
+    from = answer.node?.id ?? node;
     last = answer;
   }
   if (last?.edges === undefined || last.edges.length > 0) {

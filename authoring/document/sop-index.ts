@@ -1,6 +1,7 @@
 /**
  * Where every node id and every tool name is written in one SOP, read from the compiler's own results: the model
- * (nodes and their declarations, prompts, hubs, `entry_node`, `escalation_node`, `escalate_to`, policies, tools) and
+ * (nodes and their declarations, prompts, hubs, `entry_node`, `escalation_node`, `escalate_to`, policies, tools, a
+ * fork's join, a sub-flow's exits, renames) and
  * the parse it was built from (every occurrence of a node id in the flowchart, which the model folds into one node).
  * Go to definition, find references, rename, highlights, hover and the preview are queries over it: nothing here
  * searches the text for a name, it only narrows a span the compiler gave to the name inside it (the id in a
@@ -28,6 +29,12 @@ export type SiteKind =
   | 'escalate_to'
   /** A node id (not a `*` pattern) or a tool in a policy's `every_path_to`, `passes` or `except`. */
   | 'policy'
+  /** A fork's join (`fork: JOIN`). */
+  | 'fork'
+  /** Where a sub-flow's terminal goes on to (a value of `exits`). */
+  | 'exit'
+  /** The node an old id is renamed to (a value of `renames`). */
+  | 'rename'
   /** A tool in the frontmatter's `tools` (its declaration). */
   | 'tool_declaration'
   /** A tool in a node's `tools`. */
@@ -107,6 +114,10 @@ export function indexSop(document: DocumentBuild, lines: SourceLines): SopIndex 
       const id = unquoted(lines.textOf(p.strayEscalateTo));
       add({ name: id, of: 'node', kind: 'escalate_to', span: yamlName(id, p.strayEscalateTo), owner: p.nodeId });
     }
+    if (p.fork !== null) add({ name: p.fork.join, of: 'node', kind: 'fork', span: yamlName(p.fork.join, p.fork.span), owner: p.nodeId });
+    for (const exit of p.subflow?.exits ?? []) {
+      add({ name: exit.target, of: 'node', kind: 'exit', span: yamlName(exit.target, exit.targetSpan), owner: p.nodeId });
+    }
   }
   if (model !== null) frontmatterSites(model, parsed?.frontmatter?.entry_node !== undefined, yamlName, add);
 
@@ -137,6 +148,7 @@ function frontmatterSites(
     const e = model.escalationNode;
     add({ name: e.id, of: 'node', kind: 'escalation_node', span: yamlName(e.id, e.span) });
   }
+  for (const rename of model.renames) add({ name: rename.to, of: 'node', kind: 'rename', span: yamlName(rename.to, rename.toSpan) });
   for (const policy of model.policies) {
     const patterns: ModelPattern[] = [];
     for (const selector of [policy.everyPathTo, policy.passes]) {

@@ -114,7 +114,8 @@ export function completionsAt(
       const last = ctx.parents.at(-1);
       if (ctx.parents.length !== depth + 1) return [];
       if (last === 'tools') return declaredTools();
-      if (last === 'escalate_to') return nodes();
+      if (last === 'escalate_to' || last === 'fork') return nodes();
+      if (last === 'join') return ['all', 'any'].map((s) => item(s, CompletionItemKind.EnumMember));
       return [];
     }
     default:

@@ -110,6 +110,15 @@ export const FRONTMATTER_KEYS: ReadonlyMap<string, KeyDoc> = new Map<string, Key
       docs: 'token-budgets',
     },
   ],
+  [
+    'renames',
+    {
+      summary:
+        'Optional. Node ids an earlier version had, each mapped to the node it is now: `sop diff` shows a rename, and `sop runs migrate` moves runs standing on the old id (SOP080).',
+      snippet: 'renames: { ${1:OLD_ID}: ${2:NEW_ID} }',
+      docs: 'versions-renames-and-migration',
+    },
+  ],
 ]);
 
 /** Keys of the maps inside the frontmatter, by the key that holds them. */
@@ -305,6 +314,42 @@ export const NODE_KEYS: ReadonlyMap<string, KeyDoc> = new Map<string, KeyDoc>([
         'What must succeed here before a run goes on from this node, in gateway mode: `true` (any of its tools), a list of its tools, or `{tools, about: order_id}` (the evidence is about that entity).',
       snippet: 'evidence: ${1:true}',
       docs: 'domain-servers-and-evidence',
+    },
+  ],
+  [
+    'subflow',
+    {
+      summary:
+        "The agent whose SOP this node calls: entering the node enters that SOP at its entry node, and each of its terminal nodes goes on along one of this node's edges. Draw the node as a subroutine, `CALL[[Label]]`.",
+      snippet: 'subflow: ${1:agent}',
+      docs: 'sub-flows',
+    },
+  ],
+  [
+    'exits',
+    {
+      summary:
+        "Where a terminal node of the called SOP goes on to, when no edge of this node is labelled with the terminal's id or label: `{TERMINAL: NEXT_NODE}`, NEXT_NODE a successor of this node.",
+      snippet: 'exits: { ${1:TERMINAL}: ${2:NEXT_NODE} }',
+      docs: 'sub-flows',
+    },
+  ],
+  [
+    'fork',
+    {
+      summary:
+        'This node is a fork: its edges are branches the agent works through in any order, and the node named is their join, entered once they are done.',
+      snippet: 'fork: ${1:JOIN}',
+      docs: 'fork-and-join',
+    },
+  ],
+  [
+    'join',
+    {
+      summary:
+        'How the branches of the fork that names this node complete it: `all` (default: every branch done) or `any` (a branch passed). Its edges labelled `passed` or `failed` open by how it came out.',
+      snippet: 'join: ${1|all,any|}',
+      docs: 'fork-and-join',
     },
   ],
   [

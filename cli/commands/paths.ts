@@ -1,13 +1,15 @@
 /**
  * `sop paths AGENT`: the golden paths of a compiled agent as JSON (`sop-paths/1`): every way from the entry node to
  * a terminal node, each loop at most once, with the count (exact, or a lower bound said as such), the paths per
- * terminal, and what the listed paths leave uncovered. Bounded by `--max-paths` and `--max-steps`.
+ * terminal, and what the listed paths leave uncovered. Bounded by `--max-paths` and `--max-steps`. An agent with
+ * sub-flows is walked through them (expanded, as the runtime serves it).
  *
  * Exit codes: 0 listed; 1 a terminal node no path reaches (unreachable, or not met within --max-steps); 2 bad
  * usage, no compiled bundle, or no such agent.
  */
 import { parseArgs } from 'node:util';
 import { DEFAULT_PATH_LIMITS, goldenPaths } from '../../generator/analyze/golden-paths.js';
+import { expandedAgent } from '../../generator/analyze/path-fixtures.js';
 import { readProjectBundle } from '../project-bundle.js';
 
 const USAGE = `Usage: sop paths AGENT [--max-paths N] [--max-steps N] [--out DIR]
@@ -46,9 +48,9 @@ export async function runPaths(args: readonly string[]): Promise<number> {
   if (maxSteps === null) return usage(`--max-steps needs a whole number of at least 1, got ${values['max-steps']}`);
   const project = readProjectBundle(process.cwd(), values.out);
   if (!project.ok) return fail(project.error);
-  const sop = Object.hasOwn(project.bundle.agents, agent) ? project.bundle.agents[agent] : undefined;
-  if (sop === undefined) return fail(`no agent ${agent} (compiled agents: ${Object.keys(project.bundle.agents).join(', ') || 'none'})`);
-  const result = goldenPaths(sop, { maxPaths, maxSteps });
+  const expanded = expandedAgent(project.bundle, agent);
+  if (!expanded.ok) return fail(expanded.error);
+  const result = goldenPaths(expanded.sop, { maxPaths, maxSteps });
   process.stdout.write(`${JSON.stringify(result, null, 2)}\n`);
   if (result.unreached_terminals.length === 0) return 0;
   process.stderr.write(

@@ -1,5 +1,5 @@
 /**
- * `sop runs list` and `sop runs show RUN`: what the runs in a store are doing, and one run's audit log (every
+ * `sop runs list` and `sop runs show RUN` (and `sop runs migrate`, `runs-migrate.ts`): what the runs in a store are doing, and one run's audit log (every
  * tool call: when, which tool, its input, the outcome, from → to, how long). Reads any store (`--store URL`,
  * default the same SQLite file `sop serve --http` writes), so an operator can look at a live server's runs
  * from another shell: SQLite in WAL mode lets this read while the server writes. Reading never creates a
@@ -19,11 +19,12 @@ import {
   parseStoreUrl,
   STORE_FORMS,
 } from '../../runtime/store/open-run-store.js';
-import type { AuditEntry, RunStore, RunSummary, StoredRun } from '../../runtime/store/run-store.js';
+import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun } from '../../runtime/store/run-store.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
        sop runs show RUN [--store URL] [--format text|json]
+       sop runs migrate --agent A [--to HASH] [--dry-run] [--store URL]   (sop runs migrate --help)
   list         runs, most recently active first: run, principal, agent, calls, current node, last activity
   show RUN     one run and its audit log: seq, time, tool, outcome, what decided a domain call (gateway mode),
                from → to, duration, input
@@ -93,6 +94,7 @@ function parseOptions(args: readonly string[]) {
 }
 
 export async function runRuns(args: readonly string[]): Promise<number> {
+  if (args[0] === 'migrate') return (await import('./runs-migrate.js')).runMigrate(args.slice(1));
   const parsed = parseRunsArgs(args);
   if (parsed.mode === 'help') {
     process.stderr.write(USAGE);
@@ -170,7 +172,7 @@ function describeRun(run: StoredRun): string {
   const facts: [string, string][] = [
     ['run', run.runId],
     ['principal', run.principal],
-    ['agent', `${run.agent} (${run.sourceHash})`],
+    ['agent', `${run.agent} (${pinnedVersion(run)}${run.state.pinned === undefined ? '' : `, moved from ${run.sourceHash}`})`],
     ['calls', String(run.version)],
     ['path', run.state.path.length === 0 ? '-' : run.state.path.join(' → ')],
     ['todos', run.state.todos.length === 0 ? '-' : run.state.todos.map((todo) => `[${todo.status}] ${todo.content}`).join('; ')],

@@ -47,6 +47,8 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
   --agents A,B       serve only these agents of the bundle (default: all)
   --out DIR          the build's output folder holding sop-bundle.json (default: "out" of sop.config.json, or generated)
   --no-watch         do not pick up rebuilt agents while running
+  --migrate-runs     on start, move every agent's runs to the version served where they can move (as
+                     sop runs migrate does; the others stay on theirs), and log what happened to each
   --inspect VIEWS    views of the read-only inspect tool: where,agents,nodes,search,diagram,validate,
                      or all, or none (default: where)
   --no-validate      never offer inspect's validate view (it runs the compiler on request)
@@ -66,6 +68,7 @@ export interface HttpArgs {
 
 export interface ServeOptions {
   readonly gateway?: boolean;
+  readonly migrateRuns?: boolean;
   readonly agents?: readonly string[];
   readonly runIdleMs?: number;
   readonly maxLiveSessions?: number;
@@ -98,6 +101,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let pageTokens: string | undefined;
   let page = true;
   let gateway = false;
+  let migrateRuns = false;
   let agents: readonly string[] | undefined;
   for (let i = 0; i < args.length; i += 1) {
     const arg = args[i] ?? '';
@@ -177,6 +181,9 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--gateway':
         gateway = true;
         break;
+      case '--migrate-runs':
+        migrateRuns = true;
+        break;
       case '--agents': {
         const given = text();
         if (typeof given !== 'string') return { mode: 'error', message: given.error };
@@ -225,6 +232,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   const common: ServeOptions = {
     watch,
     ...(gateway ? { gateway } : {}),
+    ...(migrateRuns ? { migrateRuns } : {}),
     ...(agents === undefined ? {} : { agents }),
     ...(out === undefined ? {} : { out }),
     ...(store === undefined ? {} : { store }),
@@ -338,6 +346,7 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     },
     ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
     ...(parsed.gateway === true ? { gateway: true } : {}),
+    ...(parsed.migrateRuns === true ? { migrateRuns: true } : {}),
     ...(parsed.agents === undefined ? {} : { agents: parsed.agents }),
     logger: stderrLogger(),
   });

@@ -15,6 +15,7 @@
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { entryOf } from '../../contract/name-table.js';
+import { type ForkWalk, searchForkWalks } from './fork-walks.js';
 
 export const PATHS_FORMAT = 'sop-paths/1';
 
@@ -32,10 +33,15 @@ const CANDIDATES_KEPT = 20_000;
 
 export interface GoldenPath {
   readonly terminal: string;
-  /** Entry node first, terminal last; a node appears again where the path goes around a loop. */
+  /**
+   * Entry node first, terminal last: the `goto_node` targets in order. A node appears again where the path goes
+   * around a loop; with forks, a join appears after each branch (the moves that finish one).
+   */
   readonly nodes: readonly string[];
   /** Loops gone around (moves that re-enter a node on the path): 0 for a simple path. */
   readonly loops: number;
+  /** With forks: the indices in `nodes` of moves into a join that report the branch `failed`; absent when none do. */
+  readonly failed?: readonly number[];
 }
 
 export interface GoldenPaths {
@@ -59,7 +65,16 @@ export interface GoldenPaths {
 export const PATH_RULE =
   'Paths follow flowchart edges from the entry node to a terminal node, go around each loop at most once (a move to a node already on the path closes the loop of the nodes it leaves) and enter no node more often than its max_visits.';
 
+/** What the rule adds for a SOP with forks. */
+export const FORK_RULE =
+  " At a fork they take the open branches in edge order, finishing each with a move into the join, once with every branch passed and, when the join has edges for an outcome, once with every branch failed ('failed' lists those moves).";
+
+/**
+ * The golden paths of `sop`. A SOP with sub-flows is walked expanded (`contract/composition.ts`): give its
+ * expansion, as the runtime serves it.
+ */
 export function goldenPaths(sop: CompiledSop, limits: PathLimits = DEFAULT_PATH_LIMITS): GoldenPaths {
+  if (sop.transitions.forks !== undefined) return forkGoldenPaths(sop, limits);
   const graph = indexGraph(sop);
   const search = searchPaths(graph, limits.maxSteps);
   const listed = choosePaths(graph, search, limits.maxPaths);
@@ -268,4 +283,60 @@ function loopsOf(walk: readonly number[]): number {
 
 function edgeKey(from: number, to: number): string {
   return `${from}>${to}`;
+}
+
+/** The golden paths of a SOP with forks, from its walks (`fork-walks.ts`), chosen for coverage as the plain ones are. */
+function forkGoldenPaths(sop: CompiledSop, limits: PathLimits): GoldenPaths {
+  const search = searchForkWalks(sop, limits.maxSteps);
+  const order = new Map(sop.nodeIds.map((id, i) => [id, i]));
+  const rank = (id: string) => order.get(id) ?? Number.MAX_SAFE_INTEGER;
+  const compare = (a: ForkWalk, b: ForkWalk): number => {
+    if (a.loops !== b.loops) return a.loops - b.loops;
+    if (a.nodes.length !== b.nodes.length) return a.nodes.length - b.nodes.length;
+    if (a.failed.length !== b.failed.length) return a.failed.length - b.failed.length;
+    for (let i = 0; i < a.nodes.length; i++) if (a.nodes[i] !== b.nodes[i]) return rank(a.nodes[i]!) - rank(b.nodes[i]!);
+    return 0;
+  };
+  const isEdge = (from: string | null, to: string) => from !== null && (entryOf(sop.transitions.successors, from) ?? []).includes(to);
+  const edgesOf = (walk: ForkWalk): string[] =>
+    walk.nodes.flatMap((to, i) => {
+      const from = walk.froms[i] ?? null;
+      return isEdge(from, to) ? [`${from} -> ${to}`] : [];
+    });
+  const ordered = [...search.walks].sort(compare);
+  const chosen = new Set<ForkWalk>();
+  const covered = new Set<string>();
+  const take = (walk: ForkWalk): void => {
+    if (chosen.size >= limits.maxPaths || chosen.has(walk)) return;
+    chosen.add(walk);
+    for (const edge of edgesOf(walk)) covered.add(edge);
+  };
+  for (const terminal of sop.terminalNodes) {
+    const best = ordered.find((walk) => walk.nodes.at(-1) === terminal);
+    if (best !== undefined) take(best);
+  }
+  for (const walk of ordered) if (edgesOf(walk).some((edge) => !covered.has(edge))) take(walk);
+  for (const walk of ordered) take(walk);
+  const listed = [...chosen].sort(compare);
+  const perTerminal = new Map<string, number>();
+  for (const walk of search.walks) perTerminal.set(walk.nodes.at(-1)!, (perTerminal.get(walk.nodes.at(-1)!) ?? 0) + 1);
+  const allEdges = sop.nodeIds.flatMap((from) => (entryOf(sop.transitions.successors, from) ?? []).map((to) => `${from} -> ${to}`));
+  return {
+    format: PATHS_FORMAT,
+    agent: sop.meta.agent,
+    source_hash: sop.sourceHash,
+    entry_node: sop.transitions.entry,
+    rule: PATH_RULE + FORK_RULE,
+    limits: { max_paths: limits.maxPaths, max_steps: limits.maxSteps },
+    count: { total: search.total, exact: search.exact, listed: listed.length },
+    per_terminal: Object.fromEntries(sop.terminalNodes.map((t) => [t, perTerminal.get(t) ?? 0])),
+    unreached_terminals: sop.terminalNodes.filter((t) => !perTerminal.has(t)),
+    uncovered_edges: allEdges.filter((edge) => !covered.has(edge)),
+    paths: listed.map((walk) => ({
+      terminal: walk.nodes.at(-1)!,
+      nodes: walk.nodes,
+      loops: walk.loops,
+      ...(walk.failed.length === 0 ? {} : { failed: walk.failed }),
+    })),
+  };
 }

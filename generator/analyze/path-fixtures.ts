@@ -5,6 +5,7 @@
  * the bundle the build planned, with the default limits, so `--check` finds them stale like any other output.
  */
 import type { SopBundle } from '../../contract/compiled-sop.js';
+import { type Composition, composeSop } from '../../contract/composition.js';
 import { BUNDLE_PATH } from '../emit/bundle-plan.js';
 import type { GeneratedFile } from '../emit/emit-project.js';
 import { DEFAULT_PATH_LIMITS, goldenPaths } from './golden-paths.js';
@@ -16,8 +17,18 @@ export function pathFixtures(outputs: readonly GeneratedFile[]): GeneratedFile[]
   const bundleFile = outputs.find((f) => f.path === BUNDLE_PATH);
   if (bundleFile === undefined) return [];
   const bundle = JSON.parse(bundleFile.content) as SopBundle;
-  return Object.entries(bundle.agents).map(([agent, sop]) => ({
-    path: `${agent}/${PATHS_FILE}`,
-    content: `${JSON.stringify(goldenPaths(sop, DEFAULT_PATH_LIMITS), null, 2)}\n`,
-  }));
+  // A SOP with sub-flows is walked as the runtime serves it: expanded with the SOPs it calls.
+  return Object.keys(bundle.agents).flatMap((agent) => {
+    const expanded = expandedAgent(bundle, agent);
+    if (!expanded.ok) return [];
+    return [{ path: `${agent}/${PATHS_FILE}`, content: `${JSON.stringify(goldenPaths(expanded.sop, DEFAULT_PATH_LIMITS), null, 2)}\n` }];
+  });
+}
+
+/** An agent of a bundle expanded with the SOPs it calls (itself when it calls none), or why it cannot be. */
+export function expandedAgent(bundle: SopBundle, agent: string): Composition {
+  const sop = Object.hasOwn(bundle.agents, agent) ? bundle.agents[agent] : undefined;
+  if (sop === undefined)
+    return { ok: false, error: `no agent ${agent} (compiled agents: ${Object.keys(bundle.agents).join(', ') || 'none'})` };
+  return composeSop(sop, (name) => (Object.hasOwn(bundle.agents, name) ? bundle.agents[name] : undefined));
 }

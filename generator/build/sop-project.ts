@@ -18,6 +18,7 @@ import { compareDiagnostics, type Diagnostic, hasErrors, internalErrorDiagnostic
 import type { PrintedFiles } from '../emit-while-compiling.js';
 import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from './budget-diagnostics.js';
 import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
+import { type AgentCache, compositionDiagnostics } from './composition-diagnostics.js';
 import type { DocumentBuild } from './compile-document.js';
 import { isProjectSource, type ProjectLayout, type ProjectSource, projectFileOf, projectPathOf, readSources } from './read-sources.js';
 
@@ -58,6 +59,7 @@ export function openProject(layout: ProjectLayout): SopProject {
   const printed: PrintedFiles = new WeakMap();
   const facts = new WeakMap<CompiledFile, FileFacts>();
   const tokenCounts = tokenCountCache();
+  const agents: AgentCache = new WeakMap();
   const reuse = (file: string, sourceHash: string) => {
     const hit = cache.get(file);
     return hit?.sourceHash === sourceHash ? hit.compiled : undefined;
@@ -91,7 +93,10 @@ export function openProject(layout: ProjectLayout): SopProject {
       const fresh = await compileInParallel(sources.filter((_, i) => reused[i] === undefined));
       const compiled = reused.map((r) => r ?? fresh.shift()!);
       remember(sources, compiled);
-      return { compiled: new Map(compiled.map((c) => [c.file, c])), diagnostics: await diagnosticsOf(compiled, facts, tokenCounts) };
+      return {
+        compiled: new Map(compiled.map((c) => [c.file, c])),
+        diagnostics: await diagnosticsOf(compiled, facts, tokenCounts, agents),
+      };
     },
 
     async build(sources, options = {}) {
@@ -123,8 +128,12 @@ async function diagnosticsOf(
   compiled: readonly CompiledFile[],
   facts: WeakMap<CompiledFile, FileFacts>,
   tokenCounts: TokenCountCache,
+  agents: AgentCache,
 ): Promise<Map<string, readonly Diagnostic[]>> {
-  const projectDiagnostics = checkProject(compiled.flatMap((c) => (c.model ? [c.model] : [])));
+  const projectDiagnostics = [
+    ...checkProject(compiled.flatMap((c) => (c.model ? [c.model] : []))),
+    ...compositionDiagnostics(compiled, agents),
+  ];
   const failing = new Set(projectDiagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   const factsOf = (c: CompiledFile): FileFacts => {
     let known = facts.get(c);

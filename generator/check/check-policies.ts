@@ -9,6 +9,7 @@
  * guarded nodes reached the same way). Selectors that match nothing, a policy that guards nothing, and a
  * confirmation that is not a regular expression or confirms no tool are reported at their own lines.
  */
+import { QUALIFIER } from '../../contract/composition.js';
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Suggester, suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt } from '../diagnostics/diagnostic.js';
@@ -19,14 +20,18 @@ import { type EscalationMove, escalationMovesOf } from '../model/visit-limits.js
 
 export function checkPolicies(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
   if (model.policies.length === 0) return;
+  // A SOP with sub-flows is proved over its expansion, where the called SOPs' nodes are guarded and passed too
+  // (`build/composition-diagnostics.ts`); here only what its own text says is checked.
+  const expanded = model.prompts.some((prompt) => prompt.subflow !== null);
   const context = selectorContext(model, facts);
   const graph = policyGraph(model, facts);
   const names = namesToSuggest(model, context);
   for (const policy of model.policies) {
     const guards = resolveSelector(policy.everyPathTo, context);
     const passes = resolveSelector(policy.passes, context);
-    const named = reportUnmatched(model, names, policy, [guards, passes], sink);
+    const named = reportUnmatched(model, names, policy, [guards, passes], sink, expanded);
     checkConfirmation(model, policy, sink);
+    if (expanded) continue;
     if (guards.nodes.length === 0) {
       if (named)
         sink.push(
@@ -65,7 +70,7 @@ export function selectorContext(model: SopModel, facts: GraphFacts): SelectorCon
   return { nodeIds: model.nodes.map((n) => n.id), toolsByNode, terminals: new Set(facts.terminalNodes) };
 }
 
-interface PolicyGraph {
+export interface PolicyGraph {
   readonly successors: ReadonlyMap<string, readonly string[]>;
   /** Escalation moves by `from>to`. */
   readonly escalations: ReadonlyMap<string, EscalationMove>;
@@ -76,8 +81,12 @@ interface PolicyGraph {
 }
 
 function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
-  const moves = escalationMovesOf(model, facts.successors);
-  const successors = new Map<string, string[]>([...facts.successors].map(([id, next]) => [id, [...next]]));
+  return buildPolicyGraph(facts.successors, escalationMovesOf(model, facts.successors));
+}
+
+/** The graph a policy is proved on: the edges, plus the escalation moves the visit limits add. */
+export function buildPolicyGraph(edges: ReadonlyMap<string, readonly string[]>, moves: readonly EscalationMove[]): PolicyGraph {
+  const successors = new Map<string, string[]>([...edges].map(([id, next]) => [id, [...next]]));
   const escalations = new Map<string, EscalationMove>();
   for (const move of moves) {
     const next = successors.get(move.from);
@@ -91,7 +100,7 @@ function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
   return { successors, escalations, ids, indexOf, next };
 }
 
-interface Violation {
+export interface Violation {
   /** The shortest path from the entry node to the first guarded node reached, passing no required node. */
   readonly path: readonly string[];
   /** The other guarded nodes reached that way, in flowchart order. */
@@ -102,7 +111,7 @@ const UNSEEN = -2;
 const ROOT = -1;
 
 /** Breadth-first from the entry node through nodes that are not `passes`; null when no guarded node is reached. */
-function findViolation(graph: PolicyGraph, entry: string, guards: readonly string[], passes: ReadonlySet<string>): Violation | null {
+export function findViolation(graph: PolicyGraph, entry: string, guards: readonly string[], passes: ReadonlySet<string>): Violation | null {
   const start = graph.indexOf.get(entry);
   if (passes.has(entry) || start === undefined) return null;
   const blocked = new Uint8Array(graph.ids.length);
@@ -142,10 +151,10 @@ function findViolation(graph: PolicyGraph, entry: string, guards: readonly strin
   return { path, others: guards.filter((id) => id !== graph.ids[first] && reached(id)) };
 }
 
-function violationMessage(
-  policy: ModelPolicy,
+export function violationMessage(
+  policy: Pick<ModelPolicy, 'id'>,
   violation: Violation,
-  guards: ResolvedSelector,
+  guards: Pick<ResolvedSelector, 'because'>,
   passes: readonly string[],
   graph: PolicyGraph,
 ): string {
@@ -206,17 +215,20 @@ function reportUnmatched(
   policy: ModelPolicy,
   selectors: readonly ResolvedSelector[],
   sink: DiagnosticSink,
+  expanded: boolean,
 ): boolean {
   let clean = true;
   for (const selector of selectors) {
     for (const pattern of selector.unmatchedPatterns) {
+      // With sub-flows, `CALL.*` patterns (and tools, below) are matched over the expansion instead.
+      if (expanded && pattern.pattern.includes(QUALIFIER)) continue;
       clean = false;
       const hint = pattern.pattern.includes('*') ? undefined : names.nodes().suggestion(pattern.pattern, 'node id');
       sink.push(
         diagnosticAt(model.file, 'SOP054', pattern.span, `Policy ${quoted(policy.id)}: ${quoted(pattern.pattern)} matches no node.`, hint),
       );
     }
-    for (const tool of selector.unmatchedTools) {
+    for (const tool of expanded ? [] : selector.unmatchedTools) {
       clean = false;
       const declared = model.tools.some((t) => t.name === tool.name);
       const message = declared

@@ -2,9 +2,12 @@
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
 import { checkEvidence } from './check-evidence.js';
+import { checkForks } from './check-forks.js';
 import { checkGraph } from './check-graph.js';
 import { checkPolicies } from './check-policies.js';
 import { checkNodeIds, checkReferences } from './check-references.js';
+import { checkRenames } from './check-renames.js';
+import { checkSubflowNodes } from './check-subflow-nodes.js';
 import { checkVisitLimits } from './check-visit-limits.js';
 
 export function checkSop(model: SopModel, facts: GraphFacts, sink: DiagnosticSink): void {
@@ -14,4 +17,7 @@ export function checkSop(model: SopModel, facts: GraphFacts, sink: DiagnosticSin
   checkVisitLimits(model, sink);
   checkPolicies(model, facts, sink);
   checkEvidence(model, facts, sink);
+  checkSubflowNodes(model, facts, sink);
+  checkForks(model, facts, sink);
+  checkRenames(model, sink);
 }

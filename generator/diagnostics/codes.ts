@@ -7,7 +7,8 @@
  * Codes are stable: tools and CI annotations key on them, so a code is never renumbered or reused for another
  * meaning. Ranges: SOP00x frontmatter, SOP01x sections and the flowchart, SOP02x node prompts, SOP03x graph
  * consistency, SOP04x graph quality, SOP05x adherence (visit limits, policies, token budgets), SOP06x enforcement
- * (domain servers, evidence), SOP09x the compiler itself (its limits, its own failures).
+ * (domain servers, evidence), SOP07x composition (sub-flows, fork/join), SOP08x evolution (renames across versions),
+ * SOP09x the compiler itself (its limits, its own failures).
  */
 import type { Severity } from './diagnostic.js';
 
@@ -21,6 +22,9 @@ export type DocsSection =
   | 'policies'
   | 'token-budgets'
   | 'domain-servers-and-evidence'
+  | 'sub-flows'
+  | 'fork-and-join'
+  | 'versions-renames-and-migration'
   | 'diagnostics'
   | 'compiler-limits';
 
@@ -339,6 +343,83 @@ export const DIAGNOSTIC_CODES = {
       '`sop build --check-tools`: a SOP names a tool that none of its domain servers offers, or an `about` argument the tool does not take.',
     remediation: 'Correct the name (the message names the closest tool the servers offer), or add the server that offers it.',
     docs: 'domain-servers-and-evidence',
+  },
+  // Composition: sub-flows and fork/join
+  SOP070: {
+    severity: 'warning',
+    title: 'A sub-flow node is not drawn as a subroutine.',
+    remediation: 'Draw it with the subroutine shape, `CALL[[Label]]`, so that readers of the chart see that it calls another SOP.',
+    docs: 'sub-flows',
+  },
+  SOP071: {
+    severity: 'error',
+    title:
+      'A node has keys that do not go together: a sub-flow node with `tools`, `evidence` or `fork`/`join`, a fork that is also a join, `exits` without `subflow`.',
+    remediation:
+      'A sub-flow node is a call, never a step the agent stops at: move tools and evidence to a node of the called SOP, and keep `fork`, `join` and `subflow` on separate nodes.',
+    docs: 'sub-flows',
+  },
+  SOP072: {
+    severity: 'error',
+    title: 'A sub-flow node calls an agent that no SOP of the project declares.',
+    remediation: 'Name the `agent` of a SOP in the SOP folder (the message names the closest one).',
+    docs: 'sub-flows',
+  },
+  SOP073: {
+    severity: 'error',
+    title: 'Sub-flows call each other in a cycle: a SOP would call itself.',
+    remediation: 'Break the cycle: a called SOP may not call, directly or through others, a SOP that calls it.',
+    docs: 'sub-flows',
+  },
+  SOP074: {
+    severity: 'error',
+    title:
+      "A terminal node of the called SOP maps to no edge of the sub-flow node, or an `exits` entry names no terminal of it, or a node that is not the sub-flow node's successor.",
+    remediation: "Label an edge of the sub-flow node with the terminal's id or label, or map it in `exits: {TERMINAL: NEXT_NODE}`.",
+    docs: 'sub-flows',
+  },
+  SOP075: {
+    severity: 'warning',
+    title: 'An edge of a sub-flow node that no terminal of the called SOP leads to.',
+    remediation: "Label the edge with a terminal's id or label, map a terminal to it in `exits`, or remove it.",
+    docs: 'sub-flows',
+  },
+  SOP076: {
+    severity: 'error',
+    title: "A sub-flow cannot be expanded: the called SOP's entry node has `max_visits`, or the expansion has too many nodes.",
+    remediation: 'Move the visit limit to a node after the entry node, or call fewer or smaller SOPs.',
+    docs: 'sub-flows',
+  },
+  SOP077: {
+    severity: 'error',
+    title:
+      'A fork or join is ill-formed: its join is not a node, it has fewer than two branches, two forks share a join, a `join` no fork names, or a fork or join with `max_visits`.',
+    remediation:
+      'Give each fork its own join (`fork: JOIN_ID`), two or more edges to the first nodes of its branches, and no visit limit on either.',
+    docs: 'fork-and-join',
+  },
+  SOP078: {
+    severity: 'error',
+    title:
+      'A branch of a fork does not stay in it: it cannot reach the join, reaches a terminal, another fork or a hub, or one of its nodes is entered from outside the fork.',
+    remediation:
+      'Make every branch a walk from the fork to its join: edges into a branch only from the fork or the same branch, and a way from each of its nodes to the join.',
+    docs: 'fork-and-join',
+  },
+  SOP079: {
+    severity: 'warning',
+    title:
+      'A join has an edge for one outcome (`passed` or `failed`) and none for the other, nor an unlabelled one: a join that comes out the other way has nowhere to go.',
+    remediation: 'Add an edge labelled `failed` (or `passed`) from the join, or an unlabelled one.',
+    docs: 'fork-and-join',
+  },
+  // Evolution
+  SOP080: {
+    severity: 'error',
+    title: 'A `renames` entry maps to a node that does not exist, or renames a node that still exists.',
+    remediation:
+      'Map each old node id to the node it is now (`renames: {OLD_ID: NEW_ID}`), and remove entries whose old id is still a node.',
+    docs: 'versions-renames-and-migration',
   },
   // The compiler itself
   SOP090: {

@@ -45,6 +45,14 @@ export function compiledSopOf(outline: SopOutline): CompiledSop {
     ...(outline.evidence.length === 0
       ? {}
       : { evidence: objectOf(outline.evidence.map(([id, r]) => [id, { tools: r.tools, about: r.about }])) }),
+    ...(outline.subflows.length === 0
+      ? {}
+      : {
+          subflows: objectOf(
+            outline.subflows.map(([id, call]) => [id, { agent: call.agent, exits: objectOf(Object.entries(call.exits)) }]),
+          ),
+        }),
+    ...(outline.renames.length === 0 ? {} : { renames: objectOf(outline.renames) }),
   };
 }
 
@@ -56,6 +64,16 @@ export function transitionTableOf(outline: SopOutline): TransitionTable {
     ...(outline.limits.length === 0
       ? {}
       : { limits: objectOf(outline.limits.map((limit) => [limit.node, { max: limit.max, escalation: limit.escalation }])) }),
+    ...(outline.forks.length === 0
+      ? {}
+      : {
+          forks: objectOf(
+            outline.forks.map(([id, rule]) => [
+              id,
+              { branches: rule.branches, join: rule.join, strategy: rule.strategy, passed: rule.passed, failed: rule.failed },
+            ]),
+          ),
+        }),
   };
 }
 

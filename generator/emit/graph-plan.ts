@@ -44,6 +44,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       ...(data.evidence === undefined ? [] : ['EvidenceRequirement']),
       'NodePrompt',
       'SopNode',
+      ...(data.subflows === undefined ? [] : ['SubflowCall']),
       'TransitionTable',
     ]),
     importValues(ids, ID_VALUE_EXPORTS),
@@ -89,7 +90,8 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       name: 'TRANSITIONS',
       doc:
         `The moves ${sop} allows: the entry node (always), a hub on the path, a successor of the current node` +
-        `${data.transitions.limits === undefined ? '' : ', within the visit limits (then the escalation node)'}. ` +
+        `${data.transitions.limits === undefined ? '' : ', within the visit limits (then the escalation node)'}` +
+        `${data.transitions.forks === undefined ? '' : "; a fork's branches in any order, its join once they are done"}. ` +
         'The server and the machine in `./machine.js` both follow this table.',
       type: 'TransitionTable<NodeId>',
       value: block({
@@ -106,8 +108,46 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
                 }),
               ),
             }),
+        ...(data.transitions.forks === undefined
+          ? {}
+          : {
+              forks: block(
+                optionalByNode((id) => {
+                  const rule = entryOf(data.transitions.forks, id);
+                  return (
+                    rule &&
+                    block({ branches: rule.branches, join: rule.join, strategy: rule.strategy, passed: rule.passed, failed: rule.failed })
+                  );
+                }),
+              ),
+            }),
       }),
     }),
+    ...(data.subflows === undefined
+      ? []
+      : [
+          constStatement({
+            name: 'SUBFLOWS',
+            doc: `The sub-flow nodes of ${sop}: the agent whose SOP each calls, and the exits declared (a terminal of that SOP → the successor the run goes on to).`,
+            type: '{ readonly [K in NodeId]?: SubflowCall<NodeId> }',
+            value: block(
+              optionalByNode((id) => {
+                const call = entryOf(data.subflows, id);
+                return call && block({ agent: call.agent, exits: block(nameTable(Object.entries(call.exits))) });
+              }),
+            ),
+          }),
+        ]),
+    ...(data.renames === undefined
+      ? []
+      : [
+          constStatement({
+            name: 'RENAMES',
+            doc: `Node ids ${sop} renamed: an earlier version's id → the node it is now (\`sop diff\`, \`sop runs migrate\`).`,
+            type: '{ readonly [old: string]: NodeId }',
+            value: block(nameTable(Object.entries(data.renames))),
+          }),
+        ]),
     ...(data.policies === undefined
       ? []
       : [
@@ -115,7 +155,14 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
             name: 'POLICIES',
             doc: `The policies of ${sop}, resolved to node ids: \`sop build\` proved each over every path; \`sop replay\` checks conversations against them.`,
             type: 'readonly CompiledPolicy<NodeId, ToolName>[]',
-            value: data.policies.map((policy) => block({ ...policy })),
+            value: data.policies.map(({ scope, ...policy }) =>
+              block({
+                ...policy,
+                ...(scope === undefined
+                  ? {}
+                  : { scope: block({ everyPathTo: block({ ...scope.everyPathTo }), passes: block({ ...scope.passes }) }) }),
+              }),
+            ),
           }),
         ]),
     ...(data.evidence === undefined
@@ -194,6 +241,8 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
         flowchart: code('FLOWCHART'),
         ...(data.policies === undefined ? {} : { policies: code('POLICIES') }),
         ...(data.evidence === undefined ? {} : { evidence: code('EVIDENCE') }),
+        ...(data.subflows === undefined ? {} : { subflows: code('SUBFLOWS') }),
+        ...(data.renames === undefined ? {} : { renames: code('RENAMES') }),
       }),
     }),
   ];

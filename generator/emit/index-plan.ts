@@ -13,7 +13,7 @@ import type { OptionalKind, SourceFileStructure } from 'ts-morph';
 import { jsDoc, reExport } from './declarations.js';
 import type { ReExport } from './declarations.js';
 import { headerComment, sourceGlob } from './header.js';
-import { eventTypeName, machineName } from './machine-plan.js';
+import { eventTypeName, machineName } from './machine-names.js';
 import { compareCodeUnits } from '../model/naming.js';
 import type { AgentNames } from './outline.js';
 import type { PlannedFile } from './printer.js';

@@ -16,28 +16,33 @@
  */
 import type { CodeBlockWriter, OptionalKind, SourceFileStructure } from 'ts-morph';
 import { nameTable } from '../../contract/name-table.js';
-import { blankLineBefore, constExpression, doc, importTypes, importValues, typeAlias } from './declarations.js';
+import type { SubflowCall } from '../../contract/compiled-sop.js';
+import { blankLineBefore, constExpression, constStatement, doc, importTypes, importValues, typeAlias } from './declarations.js';
 import { CONTRACT_MODULE, headerComment } from './header.js';
 import { modulePath } from './index-plan.js';
 import { block, code, literalText, MAX_WIDTH, stringLiteral } from './literal.js';
 import type { LiteralObject, LiteralValue } from './literal.js';
-import type { AgentNames, SopOutline } from './outline.js';
+import {
+  callActors,
+  callEntryExit,
+  calleeImports,
+  callGuards,
+  type Composition,
+  combinedGuard,
+  compositionOf,
+  extraEventMembers,
+  forkSetup,
+  forwardTransition,
+  returnedGuard,
+} from './machine-composition.js';
+import { calleeTypeName, contextTypeName, eventTypeName, machineName } from './machine-names.js';
+import type { SopOutline } from './outline.js';
 import type { ResolvedLimit } from '../model/visit-limits.js';
 import type { PlannedFile } from './printer.js';
 import { GOTO_PREFIX, gotoEvent, machineTransitions } from './transitions.js';
 import { StructureKind } from './ts-morph-values.js';
 
-export function machineName(outline: AgentNames): string {
-  return `${outline.camelName}Machine`;
-}
-
-export function eventTypeName(outline: AgentNames): string {
-  return `${outline.pascalName}Event`;
-}
-
-export function contextTypeName(outline: AgentNames): string {
-  return `${outline.pascalName}Context`;
-}
+export { contextTypeName, eventTypeName, machineName } from './machine-names.js';
 
 export function planMachineModule(outline: SopOutline): PlannedFile {
   const { model, agent } = outline;
@@ -46,20 +51,35 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
   const name = machineName(outline);
   const entry = model.entryNode;
   const terminal = new Set(outline.terminalNodeIds);
+  const composition = compositionOf(outline);
 
   const limits = new Map(outline.limits.map((limit) => [limit.node, limit]));
   const states: LiteralObject = nameTable(
     model.nodes.map((node) => {
+      const call = composition?.calls.get(node.id);
       const state: Record<string, LiteralValue> = { description: node.description, meta: { type: node.type } };
-      if (terminal.has(node.id)) state['tags'] = ['terminal'];
-      else state['on'] = transitionsOf(outline, node.id, limits);
+      if (call !== undefined) {
+        state['meta'] = { type: node.type, subflow: call.agent };
+        const { entry: spawn, exit } = callEntryExit(node.id, call);
+        state['entry'] = spawn;
+        state['exit'] = exit;
+        state['on'] = callTransitions(outline, node.id, call, limits);
+      } else if (terminal.has(node.id)) state['tags'] = ['terminal'];
+      else state['on'] = transitionsOf(outline, node.id, limits, composition);
       return [node.id, block(state)];
     }),
   );
+  const startsAtFork = composition?.forks.has(entry) === true;
+  const context: Record<string, LiteralValue> = limits.size === 0 ? { path: [entry] } : { path: [entry], visits: {} };
+  if (composition !== null && composition.forks.size > 0) context['forks'] = startsAtFork ? [{ fork: entry, depth: 0, done: [] }] : [];
+  if (composition !== null && composition.calls.size > 0) {
+    context['calls'] = {};
+    context['callee'] = null;
+  }
   const config = block({
     id: agent,
     initial: entry,
-    context: limits.size === 0 ? { path: [entry] } : { path: [entry], visits: {} },
+    context,
     on: block(rootTransitions(outline, limits)),
     states: block(states),
   });
@@ -68,8 +88,11 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
     outline.limits.map((limit) => limit.node),
     { column: 0 },
   );
+  const forks = composition !== null && composition.forks.size > 0 ? forkSetup(entry, limits.size === 0 ? null : limited) : null;
+  const calls = composition !== null && composition.calls.size > 0 ? composition : null;
   const setupArgument: LiteralValue = block({
     types: { context: code(`{} as ${contextType}`), events: code(`{} as ${eventType}`), tags: code("{} as 'terminal'") },
+    ...(calls === null ? {} : { actors: block(callActors(calls)) }),
     guards: block({
       onPath: code(`({ context, event }) => context.path.includes(${target})`),
       ...(limits.size === 0
@@ -88,25 +111,51 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
               `({ context }, params: { nodes: readonly UsedUp[] }) =>\n      params.nodes.some(({ node, max }) => context.path.includes(node) && !hasVisitsLeft(context.visits, node, max))`,
             ),
           }),
+      ...(forks === null ? {} : forks.guards),
+      ...(calls === null ? {} : callGuards()),
     }),
-    actions: block({
-      enter: code(
-        limits.size === 0
-          ? `assign({ path: ({ context, event }) => enterPath(context.path, ${target}, ${stringLiteral(entry)}) })`
-          : `assign({\n      path: ({ context, event }) => enterPath(context.path, ${target}, ${stringLiteral(entry)}),\n      visits: ({ context, event }) => countVisit(context.visits, ${target}, ${limited}),\n    })`,
-      ),
-    }),
+    actions: block(
+      forks !== null
+        ? forks.actions
+        : {
+            enter: code(
+              limits.size === 0
+                ? `assign({ path: ({ context, event }) => enterPath(context.path, ${target}, ${stringLiteral(entry)}) })`
+                : `assign({\n      path: ({ context, event }) => enterPath(context.path, ${target}, ${stringLiteral(entry)}),\n      visits: ({ context, event }) => countVisit(context.visits, ${target}, ${limited}),\n    })`,
+            ),
+          },
+    ),
   });
 
   const initializer = `setup(${literalText(setupArgument, { column: 0 })}).createMachine(${literalText(config, { column: 0 })})`;
   const ids = `./${modulePath(outline.idsPath.slice(outline.idsPath.lastIndexOf('/') + 1))}`; // './ids.js'
 
+  const usesAnd = initializer.includes('and([');
+  const xstateValues = ['assign', 'setup', ...(usesAnd ? ['and'] : []), ...(calls === null ? [] : ['sendTo', 'stopChild'])];
+  const contractValues = [
+    ...(limits.size === 0 ? ['enterPath'] : ['countVisit', 'enterPath', 'hasVisitsLeft']),
+    ...(forks === null ? [] : ['forkMove']),
+    ...(calls === null ? [] : ['calledEvent', 'calleeCan', 'entryOf', 'memoryOf', 'resumable', 'returnedAlong']),
+  ];
+  const contractTypes = [
+    ...(limits.size === 0 ? [] : ['Visits']),
+    ...(forks === null ? [] : ['ForkProgress', 'ForkTable']),
+    ...(composition === null ? [] : composition.joins.size > 0 ? ['Outcome'] : []),
+    ...(calls === null ? [] : ['CallMemory', 'CalledEvent', 'SopEdge']),
+  ];
   const structure: OptionalKind<SourceFileStructure> = {
     leadingTrivia: `${headerComment(model.file)}\n\n`,
     statements: [
-      { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'xstate', namedImports: ['assign', 'setup'] },
-      importValues(CONTRACT_MODULE, limits.size === 0 ? ['enterPath'] : ['countVisit', 'enterPath', 'hasVisitsLeft']),
-      ...(limits.size === 0 ? [] : [importTypes(CONTRACT_MODULE, ['Visits'])]),
+      composition === null
+        ? { kind: StructureKind.ImportDeclaration, moduleSpecifier: 'xstate', namedImports: ['assign', 'setup'] }
+        : importValues('xstate', xstateValues),
+      ...(calls === null ? [] : [importTypes('xstate', ['ActorRefFrom'])]),
+      importValues(
+        CONTRACT_MODULE,
+        composition === null ? contractValues : contractValues.filter((value) => initializer.includes(`${value}(`)),
+      ),
+      ...(contractTypes.length === 0 ? [] : [importTypes(CONTRACT_MODULE, contractTypes)]),
+      ...calleeImportStatements(calls),
       importTypes(ids, ['NodeId']),
       ...(limits.size === 0
         ? []
@@ -117,19 +166,58 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
               '{ readonly node: NodeId; readonly max: number }',
             ),
           ]),
+      ...(forks === null
+        ? []
+        : [
+            constStatement({
+              name: 'FORKS',
+              doc: `The forks of the \`${agent}\` SOP: each fork's branches, its join and how the join completes, as the server's transition table has them.`,
+              type: 'ForkTable<NodeId>',
+              value: block(
+                nameTable(
+                  outline.forks.map(([fork, rule]) => [
+                    fork,
+                    block({ branches: rule.branches, join: rule.join, strategy: rule.strategy, passed: rule.passed, failed: rule.failed }),
+                  ]),
+                ),
+              ),
+              exported: false,
+            }),
+          ]),
+      ...(calls === null
+        ? []
+        : [
+            typeAlias(
+              calleeTypeName(outline),
+              `The machine the \`${agent}\` machine runs as a child while it is at a sub-flow node.`,
+              calleeImports(calls)
+                .map((callee) => `ActorRefFrom<typeof ${callee.machine}>`)
+                .join(' | '),
+            ),
+          ]),
       typeAlias(
         eventType,
-        `Events of the \`${agent}\` machine: \`GOTO.<NodeId>\` for every node a move can enter.`,
-        eventUnion(outline.eventTargets, `export type ${eventType} = `.length),
+        `Events of the \`${agent}\` machine: \`GOTO.<NodeId>\` for every node a move can enter` +
+          `${forks === null ? '' : " (a move into a join may carry the finished branch's `outcome`)"}` +
+          `${calls === null ? '' : ', and `GOTO.<node>.<id>` for a node of the SOP a sub-flow node calls'}.`,
+        eventUnion(
+          outline.eventTargets,
+          `export type ${eventType} = `.length,
+          composition === null ? null : extraEventMembers(composition, outline),
+        ),
       ),
       {
         kind: StructureKind.Interface,
         leadingTrivia: blankLineBefore,
         docs: [
           doc(
-            limits.size === 0
-              ? `The context of the \`${agent}\` machine: the path, as the server keeps it (entry node first, current node last).`
-              : `The context of the \`${agent}\` machine: the path (entry node first, current node last) and the visits to limited nodes, as the server keeps them.`,
+            composition !== null
+              ? `The context of the \`${agent}\` machine: the path (entry node first, current node last)${limits.size === 0 ? '' : ', the visits to limited nodes'}` +
+                  `${forks === null ? '' : ', the records of the forks on the path'}` +
+                  `${calls === null ? '' : ', what it keeps of the calls at each sub-flow node (the called visits) and the child it runs at one'}, as the server keeps them.`
+              : limits.size === 0
+                ? `The context of the \`${agent}\` machine: the path, as the server keeps it (entry node first, current node last).`
+                : `The context of the \`${agent}\` machine: the path (entry node first, current node last) and the visits to limited nodes, as the server keeps them.`,
           ),
         ],
         isExported: true,
@@ -137,6 +225,13 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
         properties: [
           { name: 'path', isReadonly: true, type: 'readonly NodeId[]' },
           ...(limits.size === 0 ? [] : [{ name: 'visits', isReadonly: true, type: 'Visits' }]),
+          ...(forks === null ? [] : [{ name: 'forks', isReadonly: true, type: 'readonly ForkProgress[]' }]),
+          ...(calls === null
+            ? []
+            : [
+                { name: 'calls', isReadonly: true, type: '{ readonly [node: string]: CallMemory }' },
+                { name: 'callee', isReadonly: true, type: `${calleeTypeName(outline)} | null` },
+              ]),
         ],
       },
       constExpression({
@@ -146,7 +241,13 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
           'along each edge, to the entry node from anywhere, and to a hub while it is on the path; terminal nodes are tagged.' +
           (limits.size === 0
             ? ''
-            : ' A node with a visit limit is entered only while it has visits left; once it has none, its escalation node is entered instead.'),
+            : ' A node with a visit limit is entered only while it has visits left; once it has none, its escalation node is entered instead.') +
+          (forks === null
+            ? ''
+            : " A fork's branches are taken in any order; a branch's last node leads into the join once that completes it, else back to the fork.") +
+          (calls === null
+            ? ''
+            : " A sub-flow node runs the called SOP's machine as a child and leaves along the edge its terminal maps to."),
         initializer,
       }),
     ],
@@ -154,14 +255,38 @@ export function planMachineModule(outline: SopOutline): PlannedFile {
   return { path: outline.machinePath, structure };
 }
 
-function transitionsOf(outline: SopOutline, id: string, limits: ReadonlyMap<string, ResolvedLimit>): LiteralObject {
+function transitionsOf(
+  outline: SopOutline,
+  id: string,
+  limits: ReadonlyMap<string, ResolvedLimit>,
+  composition: Composition | null = null,
+): LiteralObject {
   const edges = machineTransitions(outline.edgesByNode.get(id) ?? []);
   const own = edges.map((t): [string, LiteralValue] => {
     const transition: Record<string, LiteralValue> = { target: t.target };
     if (t.description !== null) transition['description'] = t.description;
     if (t.style !== null) transition['meta'] = { style: t.style };
     const limit = limits.get(t.target);
-    if (limit !== undefined) transition['guard'] = { type: 'withinLimit', params: { max: limit.max } };
+    const guards: LiteralValue[] = limit === undefined ? [] : [{ type: 'withinLimit', params: { max: limit.max } }];
+    const fork = composition?.forks.get(id);
+    const joinOf = composition?.joins.get(id);
+    const reserved = joinOf === undefined ? undefined : composition?.forks.get(joinOf);
+    if (fork?.branches.includes(t.target) || reserved?.passed.includes(t.target) || reserved?.failed.includes(t.target))
+      guards.push('forkAllows');
+    const into = composition?.joins.get(t.target);
+    if (into !== undefined && into !== id) {
+      // A branch's last node: into the join when that completes it, else back to the fork.
+      const guard = combinedGuard([...guards, 'completesJoin']);
+      return [
+        t.event,
+        [
+          { ...transition, ...(guard === undefined ? {} : { guard }), actions: 'enter' },
+          { target: into, actions: 'goBack' },
+        ],
+      ];
+    }
+    const guard = combinedGuard(guards);
+    if (guard !== undefined) transition['guard'] = guard;
     transition['actions'] = 'enter';
     return [t.event, transition];
   });
@@ -212,9 +337,66 @@ function usedUpGuard(type: 'usedUp' | 'onPathUsedUp', limits: readonly ResolvedL
   return { type, params: { nodes: limits.map((limit) => ({ node: limit.node, max: limit.max })) } };
 }
 
+/**
+ * A sub-flow node's transitions: forwarding `GOTO.<node>.*` to the child, and each of its edges once the child stands
+ * on a terminal that maps to it (within the target's visit limit; else its escalation node, as for any edge).
+ */
+function callTransitions(outline: SopOutline, id: string, call: SubflowCall, limits: ReadonlyMap<string, ResolvedLimit>): LiteralObject {
+  const written = outline.edgesByNode.get(id) ?? [];
+  const edges = machineTransitions(written);
+  const returned = (to: string) => returnedGuard(id, call, written, to);
+  const own: [string, LiteralValue][] = [forwardTransition(id)];
+  for (const t of edges) {
+    const transition: Record<string, LiteralValue> = { target: t.target };
+    if (t.description !== null) transition['description'] = t.description;
+    if (t.style !== null) transition['meta'] = { style: t.style };
+    const limit = limits.get(t.target);
+    transition['guard'] = combinedGuard([
+      returned(t.target),
+      ...(limit === undefined ? [] : [{ type: 'withinLimit', params: { max: limit.max } }]),
+    ])!;
+    transition['actions'] = 'enter';
+    own.push([t.event, transition]);
+  }
+  const successors = new Set(edges.map((t) => t.target));
+  const entry = outline.model.entryNode;
+  const escalations = new Map<string, LiteralValue[]>();
+  for (const t of edges) {
+    const limit = limits.get(t.target);
+    if (limit === undefined || successors.has(limit.escalation) || (limit.escalation === entry && !limits.has(entry))) continue;
+    const guard = combinedGuard([returned(t.target), usedUpGuard('usedUp', [limit])])!;
+    escalations.set(limit.escalation, [
+      ...(escalations.get(limit.escalation) ?? []),
+      { target: limit.escalation, guard, actions: 'enter' },
+    ]);
+  }
+  for (const [escalation, transitions] of escalations)
+    own.push([gotoEvent(escalation), transitions.length === 1 ? transitions[0]! : transitions]);
+  return nameTable(own);
+}
+
+function calleeImportStatements(calls: Composition | null) {
+  if (calls === null) return [];
+  return calleeImports(calls).flatMap((callee) => [
+    importValues(callee.module, [callee.machine]),
+    importTypes(callee.module, [callee.event]),
+  ]);
+}
+
 /** `{ type: 'GOTO.A' } | …` on one line when it fits, else one `| member` per line; `never` for none. */
-function eventUnion(targets: readonly string[], column: number): string | ((writer: CodeBlockWriter) => void) {
-  const members = targets.map((target) => `{ type: ${stringLiteral(gotoEvent(target))} }`);
+function eventUnion(
+  targets: readonly string[],
+  column: number,
+  extra: { readonly joins: ReadonlySet<string>; readonly called: readonly string[] } | null = null,
+): string | ((writer: CodeBlockWriter) => void) {
+  const members = [
+    ...targets.map((target) =>
+      extra?.joins.has(target) === true
+        ? `{ type: ${stringLiteral(gotoEvent(target))}; outcome?: Outcome }`
+        : `{ type: ${stringLiteral(gotoEvent(target))} }`,
+    ),
+    ...(extra?.called ?? []),
+  ];
   const oneLine = members.join(' | ');
   if (members.length === 0) return 'never';
   if (column + oneLine.length + 1 <= MAX_WIDTH) return oneLine;

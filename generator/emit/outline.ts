@@ -3,8 +3,11 @@
  * list, edges grouped by node, machine events), with the invariants a checked model guarantees asserted
  * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
  */
-import type { CompiledPolicy, EvidenceRequirement } from '../../contract/compiled-sop.js';
-import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import type { CompiledPolicy, EvidenceRequirement, SelectorSpec, SubflowCall } from '../../contract/compiled-sop.js';
+import type { ForkRule } from '../../contract/transitions.js';
+import { outcomeOfLabel } from '../check/check-forks.js';
+import type { GraphFacts, ModelSelector, SopModel } from '../model/sop-model.js';
+import { nameTable } from '../../contract/name-table.js';
 import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from '../model/naming.js';
 import { resolveSelector } from '../model/policy-selectors.js';
 import { type ResolvedLimit, resolveVisitLimits } from '../model/visit-limits.js';
@@ -64,6 +67,12 @@ export interface SopOutline extends AgentNames {
   readonly policies: readonly CompiledPolicy[];
   /** The nodes that require evidence, in flowchart order, with the tools resolved (`true`: all the node's tools). */
   readonly evidence: readonly (readonly [string, EvidenceRequirement])[];
+  /** The sub-flow nodes, in flowchart order, with the agent each calls and its declared exits. */
+  readonly subflows: readonly (readonly [string, SubflowCall])[];
+  /** The fork nodes, in flowchart order, with their join, strategy and the join's outcome edges. */
+  readonly forks: readonly (readonly [string, ForkRule])[];
+  /** Declared renames (old id → new id), in frontmatter order. */
+  readonly renames: readonly (readonly [string, string])[];
 }
 
 const AGENT_NAME = /^[a-z][a-z0-9_]*$/;
@@ -105,6 +114,14 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
 
   const limits = resolveVisitLimits(model);
   const selectors = { nodeIds, toolsByNode, terminals: terminal };
+  const subflows = model.nodes.flatMap((node): (readonly [string, SubflowCall])[] => {
+    const call = model.prompts.find((p) => p.nodeId === node.id)?.subflow;
+    if (call == null) return [];
+    return [[node.id, { agent: call.agent, exits: nameTable(call.exits.map((exit) => [exit.terminal, exit.target])) }]];
+  });
+  for (const [id, call] of subflows)
+    for (const target of Object.values(call.exits))
+      if (!successors.get(id)?.includes(target)) fail(`exit ${target} of ${id} is not a successor.`);
   const policies = model.policies.map(
     (policy): CompiledPolicy => ({
       id: policy.id,
@@ -115,8 +132,26 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
       passes: resolveSelector(policy.passes, selectors).nodes,
       confirmation: policy.confirmation?.pattern ?? null,
       ...(policy.evidence === null ? {} : { evidence: true as const }),
+      ...(subflows.length === 0 ? {} : { scope: { everyPathTo: specOf(policy.everyPathTo), passes: specOf(policy.passes) } }),
     }),
   );
+  const forks = model.nodes.flatMap((node): (readonly [string, ForkRule])[] => {
+    const fork = model.prompts.find((p) => p.nodeId === node.id)?.fork;
+    if (fork == null) return [];
+    requireNode(fork.join, 'join');
+    const strategy = model.prompts.find((p) => p.nodeId === fork.join)?.join?.strategy ?? 'all';
+    const out = edgesByNode.get(fork.join) ?? [];
+    const reserved = (outcome: 'passed' | 'failed') => [
+      ...new Set(out.filter((e) => outcomeOfLabel(e.condition) === outcome).map((e) => e.to)),
+    ];
+    return [
+      [
+        node.id,
+        { branches: successors.get(node.id) ?? [], join: fork.join, strategy, passed: reserved('passed'), failed: reserved('failed') },
+      ],
+    ];
+  });
+  for (const rename of model.renames) requireNode(rename.to, 'renamed node');
   const evidenceByNode = new Map(model.prompts.flatMap((p) => (p.evidence === null ? [] : [[p.nodeId, p.evidence] as const])));
   const evidence = nodeIds.flatMap((id): (readonly [string, EvidenceRequirement])[] => {
     const declared = evidenceByNode.get(id);
@@ -142,5 +177,18 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     limits,
     policies,
     evidence,
+    subflows,
+    forks,
+    renames: model.renames.map((rename) => [rename.from, rename.to] as const),
+  };
+}
+
+/** A selector as written, for a policy proved again over the sub-flows' expansion. */
+function specOf(selector: ModelSelector): SelectorSpec {
+  return {
+    nodes: selector.nodes.map((p) => p.pattern),
+    tools: selector.tools.map((t) => t.name),
+    terminals: selector.terminals,
+    except: selector.except.map((p) => p.pattern),
   };
 }

@@ -7,7 +7,7 @@ import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/d
 import { LIMITS } from '../limits.js';
 import type { ParsedSop } from '../parse/parse-sop.js';
 import { flowchartGraph } from './flowchart-graph.js';
-import { escalationNodeOf, policiesOf, tokenBudgetOf } from './policy-model.js';
+import { escalationNodeOf, policiesOf, renamesOf, tokenBudgetOf } from './policy-model.js';
 import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
 
 /** The model of a parsed file (null when it is too broken to model); the diagnostics found go to `sink`. */
@@ -50,6 +50,7 @@ export function buildModel(parsed: ParsedSop, sourceHash: string, sink: Diagnost
     escalationNode: escalationNodeOf(fm, yaml),
     policies: policiesOf(fm, yaml),
     tokenBudget: tokenBudgetOf(fm, yaml),
+    renames: renamesOf(fm, yaml),
   };
   return model;
 }

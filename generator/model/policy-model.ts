@@ -1,7 +1,7 @@
 /**
  * The model of the frontmatter keys that state what must hold on every path and how much the prompts may cost:
  * `policies` (each selector's node patterns and tools with their YAML positions, whichever form the author wrote
- * them in), `token_budget`, and `escalation_node`. Positions are what the checks report violations at.
+ * them in), `token_budget`, `escalation_node`, and `renames` (node ids an earlier version had). Positions are what the checks report violations at.
  */
 import { entryOf, type NameRecord } from '../../contract/name-table.js';
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
@@ -47,6 +47,15 @@ export function tokenBudgetOf(fm: Frontmatter, yaml: YamlBlock): ModelTokenBudge
     return limit === undefined ? null : { limit, span: yaml.spanOf(['token_budget', key]) };
   };
   return { nodePrompt: one('node_prompt'), systemPrompt: one('system_prompt'), gotoAnswer: one('goto_answer') };
+}
+
+export function renamesOf(fm: Frontmatter, yaml: YamlBlock): SopModel['renames'] {
+  return [...(fm.renames ?? [])].map(([from, to]) => ({
+    from,
+    to,
+    span: yaml.spanOf(['renames', from], { key: true }),
+    toSpan: yaml.spanOf(['renames', from]),
+  }));
 }
 
 export function escalationNodeOf(fm: Frontmatter, yaml: YamlBlock): SopModel['escalationNode'] {

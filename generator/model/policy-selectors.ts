@@ -4,6 +4,7 @@
  * `terminals`, together (every node when it gives none of the three), minus the nodes its `except` patterns match.
  * Also says what matched nothing, so the checker can point at it.
  */
+import { patternTest } from '../../contract/node-patterns.js';
 import type { ModelPattern, ModelSelector } from './sop-model.js';
 
 export interface SelectorContext {
@@ -46,29 +47,5 @@ export function resolveSelector(selector: ModelSelector, context: SelectorContex
     because,
     unmatchedPatterns,
     unmatchedTools,
-  };
-}
-
-/**
- * An id matches itself; `*` matches any run of characters (`DO_*`, `*_CANCEL`). Matched without a regular
- * expression: a pattern is as long as the author makes it, and one built from a megabyte id must not fail to
- * compile or backtrack. With `*` as the only wildcard, taking each fixed part at its leftmost place is exact.
- */
-function patternTest(pattern: string): (id: string) => boolean {
-  if (!pattern.includes('*')) return (id) => id === pattern;
-  const parts = pattern.split('*');
-  const first = parts[0]!;
-  const last = parts.at(-1)!;
-  const middle = parts.slice(1, -1);
-  return (id) => {
-    if (id.length < first.length + last.length || !id.startsWith(first) || !id.endsWith(last)) return false;
-    const end = id.length - last.length;
-    let at = first.length;
-    for (const part of middle) {
-      const found = id.indexOf(part, at);
-      if (found < 0 || found + part.length > end) return false;
-      at = found + part.length;
-    }
-    return true;
   };
 }

@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
-import type { ParsedEvidence, ParsedVisitLimit } from '../parse/node-prompts.js';
+import type { ParsedEvidence, ParsedFork, ParsedJoin, ParsedSubflow, ParsedVisitLimit } from '../parse/node-prompts.js';
 import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
 export interface ModelNode {
@@ -45,7 +45,22 @@ export interface ModelPrompt {
   readonly strayEscalateTo: SourceSpan | null;
   /** What the node requires before a run goes on from it (gateway mode). */
   readonly evidence: ModelEvidence | null;
+  /** The SOP this node calls (`subflow`), with its declared exits. */
+  readonly subflow: ModelSubflow | null;
+  /** `exits` written without `subflow` (it has no effect; the checker says so). */
+  readonly strayExits: SourceSpan | null;
+  /** A fork node's join (`fork`). */
+  readonly fork: ModelFork | null;
+  /** A join node's strategy (`join`). */
+  readonly join: ModelJoin | null;
 }
+
+/** A sub-flow node's `subflow` and `exits` (node yaml). */
+export type ModelSubflow = ParsedSubflow;
+/** A fork node's `fork` (node yaml). */
+export type ModelFork = ParsedFork;
+/** A join node's `join` (node yaml). */
+export type ModelJoin = ParsedJoin;
 
 /** A node's `evidence` (node yaml): which of its tools must succeed during a visit, and what about. */
 export type ModelEvidence = ParsedEvidence;
@@ -134,6 +149,17 @@ export interface SopModel {
   readonly escalationNode: { readonly id: string; readonly span: SourceSpan } | null;
   readonly policies: readonly ModelPolicy[];
   readonly tokenBudget: ModelTokenBudget | null;
+  /** Node ids this version renamed (`renames`: old id → new id), in frontmatter order. */
+  readonly renames: readonly ModelRename[];
+}
+
+/** A `renames` entry: a node id of an earlier version and the node it is now. */
+export interface ModelRename {
+  readonly from: string;
+  readonly to: string;
+  /** The old id's key. */
+  readonly span: SourceSpan;
+  readonly toSpan: SourceSpan;
 }
 
 /** Facts derived from the model's nodes and edges, shared by the checks, the emitters and `inspect`. */

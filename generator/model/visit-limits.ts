@@ -4,6 +4,8 @@
  * graph. The emitters put the limits in the transition table; the policy check walks the moves they add.
  * Limits the checker refuses (no escalation node, an unknown one, a prompt for an unknown node) are left out.
  */
+import type { CompiledSop } from '../../contract/compiled-sop.js';
+import { entryOf } from '../../contract/name-table.js';
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { SopModel } from './sop-model.js';
 
@@ -60,4 +62,18 @@ export function escalationMovesOf(
   successors: ReadonlyMap<string, readonly string[]>,
 ): EscalationMove[] {
   return escalationMoves(resolveVisitLimits(model), successors, new Set([model.entryNode, ...model.hubs.map((h) => h.id)]));
+}
+
+/** The escalation moves of a compiled SOP's transition table (an expansion's included), in node order. */
+export function escalationMovesOfTable(sop: Pick<CompiledSop, 'nodeIds' | 'transitions'>): EscalationMove[] {
+  const moves: EscalationMove[] = [];
+  const table = sop.transitions;
+  const anywhere = new Set([table.entry, ...table.hubs]);
+  for (const [node, limit] of Object.entries(table.limits ?? {})) {
+    if (limit === undefined) continue;
+    for (const from of sop.nodeIds)
+      if ((entryOf(table.successors, from) ?? []).includes(node)) moves.push({ from, to: limit.escalation, usedUp: node });
+    if (anywhere.has(node)) moves.push({ from: node, to: limit.escalation, usedUp: node });
+  }
+  return moves;
 }

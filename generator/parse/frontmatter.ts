@@ -75,6 +75,7 @@ export const frontmatterSchema = z.object({
   escalation_node: nodeId.optional(),
   policies: nameMap(policy).optional(),
   token_budget: tokenBudget.optional(),
+  renames: nameMap(nodeId).optional(),
 });
 
 export type Frontmatter = z.output<typeof frontmatterSchema>;
@@ -244,6 +245,8 @@ function remediationFor(path: readonly (string | number)[]): string | undefined 
       return 'Write `policies:` as a map from a lowercase id to `{every_path_to, passes}` (optional: description, confirmation, evidence, severity); see "Policies" in docs/sop-format.md.';
     case 'token_budget':
       return 'Use `token_budget: {node_prompt: N, system_prompt: N, goto_answer: N}` with whole numbers of tokens (any of the three).';
+    case 'renames':
+      return 'Write `renames:` as a map from a node id of an earlier version to the node it is now, e.g. `renames: {CHECK_ORDER: CHK_ORDER}`.';
     default:
       return undefined;
   }

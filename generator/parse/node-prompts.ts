@@ -1,9 +1,9 @@
 /**
  * Reads `## Node Prompts` in either accepted form:
  *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples, max_visits,
- *    escalate_to, evidence) and the prompt text after it, kept as written and trimmed;
+ *    escalate_to, evidence, subflow, exits, fork, join) and the prompt text after it, kept as written and trimmed;
  *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, max_visits,
- *    escalate_to, evidence, prompt}.
+ *    escalate_to, evidence, subflow, exits, fork, join, prompt}.
  * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file. A section
  * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
@@ -36,6 +36,31 @@ export interface ParsedEvidence {
   readonly about: { readonly name: string; readonly span: SourceSpan } | null;
 }
 
+/** A node's `subflow` (the agent whose SOP it calls) and its declared `exits` (a terminal of that SOP → a successor). */
+export interface ParsedSubflow {
+  readonly agent: string;
+  readonly span: SourceSpan;
+  readonly exits: readonly {
+    readonly terminal: string;
+    readonly target: string;
+    /** The terminal's key. */
+    readonly span: SourceSpan;
+    readonly targetSpan: SourceSpan;
+  }[];
+}
+
+/** A fork node's `fork`: the join its branches meet at. */
+export interface ParsedFork {
+  readonly join: string;
+  readonly span: SourceSpan;
+}
+
+/** A join node's `join`: how its branches complete it. */
+export interface ParsedJoin {
+  readonly strategy: 'all' | 'any';
+  readonly span: SourceSpan;
+}
+
 export interface ParsedPrompt {
   readonly nodeId: string;
   readonly span: SourceSpan;
@@ -45,6 +70,11 @@ export interface ParsedPrompt {
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
   readonly evidence: ParsedEvidence | null;
+  readonly subflow: ParsedSubflow | null;
+  /** `exits` written without `subflow` (it has no effect; the checker says so). */
+  readonly strayExits: SourceSpan | null;
+  readonly fork: ParsedFork | null;
+  readonly join: ParsedJoin | null;
 }
 
 export interface NodePromptsResult {
@@ -56,12 +86,25 @@ const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
 const toolList = z.array(z.string().min(1)).min(1);
 const argumentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must be the name of an argument of the tools, e.g. `order_id`');
 const evidenceSchema = z.union([z.literal(true), toolList, z.strictObject({ tools: toolList.optional(), about: argumentName.optional() })]);
+/** A map keyed by the author's names (`exits`' terminal ids), as a `Map`: every key kept as written. */
+const nameMap = <V extends z.ZodType>(value: V) =>
+  z.preprocess(
+    (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Map) ? new Map(Object.entries(v)) : v),
+    z.map(z.string(), value),
+  );
 const metaShape = {
   tools: z.array(z.string().min(1)).optional(),
   examples: z.array(exampleSchema).optional(),
   max_visits: z.number().int().min(1).optional(),
   escalate_to: z.string().min(1).optional(),
   evidence: evidenceSchema.optional(),
+  subflow: z
+    .string()
+    .regex(/^[a-z][a-z0-9_]*$/, 'must be the name of an agent ([a-z][a-z0-9_]*), the `agent` of the SOP it calls')
+    .optional(),
+  exits: nameMap(z.string().min(1)).optional(),
+  fork: z.string().min(1).optional(),
+  join: z.union([z.literal(true), z.enum(['all', 'any'])]).optional(),
 };
 const headingMetaSchema = z.object(metaShape);
 const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() });
@@ -121,6 +164,10 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
       evidence: meta?.evidence ?? null,
+      subflow: meta?.subflow ?? null,
+      strayExits: meta?.strayExits ?? null,
+      fork: meta?.fork ?? null,
+      join: meta?.join ?? null,
     });
   }
   return { form: 'headings', prompts };
@@ -190,6 +237,10 @@ function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink):
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
       evidence: meta?.evidence ?? null,
+      subflow: meta?.subflow ?? null,
+      strayExits: meta?.strayExits ?? null,
+      fork: meta?.fork ?? null,
+      join: meta?.join ?? null,
     });
   }
   return { form: 'yaml-map', prompts };
@@ -208,6 +259,10 @@ interface Meta {
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
   readonly evidence: ParsedEvidence | null;
+  readonly subflow: ParsedSubflow | null;
+  readonly strayExits: SourceSpan | null;
+  readonly fork: ParsedFork | null;
+  readonly join: ParsedJoin | null;
   readonly prompt?: string;
 }
 
@@ -268,6 +323,10 @@ function readMetaValue(
     max_visits?: number;
     escalate_to?: string;
     evidence?: z.output<typeof evidenceSchema>;
+    subflow?: string;
+    exits?: Map<string, string>;
+    fork?: string;
+    join?: true | 'all' | 'any';
     prompt?: string;
   };
   const escalateTo = data.escalate_to === undefined ? null : { id: data.escalate_to, span: block.spanOf([...path, 'escalate_to']) };
@@ -277,6 +336,22 @@ function readMetaValue(
     visitLimit: data.max_visits === undefined ? null : { max: data.max_visits, span: block.spanOf([...path, 'max_visits']), escalateTo },
     strayEscalateTo: data.max_visits === undefined && escalateTo !== null ? escalateTo.span : null,
     evidence: data.evidence === undefined ? null : evidenceOf(block, [...path, 'evidence'], data.evidence),
+    subflow:
+      data.subflow === undefined
+        ? null
+        : {
+            agent: data.subflow,
+            span: block.spanOf([...path, 'subflow']),
+            exits: [...(data.exits ?? new Map<string, string>())].map(([terminal, target]) => ({
+              terminal,
+              target,
+              span: block.spanOf([...path, 'exits', terminal], { key: true }),
+              targetSpan: block.spanOf([...path, 'exits', terminal]),
+            })),
+          },
+    strayExits: data.subflow === undefined && data.exits !== undefined ? block.spanOf([...path, 'exits'], { key: true }) : null,
+    fork: data.fork === undefined ? null : { join: data.fork, span: block.spanOf([...path, 'fork']) },
+    join: data.join === undefined ? null : { strategy: data.join === true ? 'all' : data.join, span: block.spanOf([...path, 'join']) },
     ...(data.prompt !== undefined ? { prompt: data.prompt } : {}),
   };
 }

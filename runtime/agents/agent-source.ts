@@ -10,6 +10,8 @@
  *   - `pinned(agent, hash)` finds a run's version in the current bundle, in this process's cache of prepared
  *     versions, or in the store, and otherwise answers an error naming both hashes and the way forward: a run
  *     never silently continues on another version of its SOP.
+ * A version is an agent expanded with the SOPs it calls (`catalog.composed`): a run serves, pins and keeps that,
+ * and its hash covers the called SOPs' versions.
  */
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
@@ -66,7 +68,8 @@ const RELOAD_DELAY_MS = 50;
 
 export function createAgentSource(options: AgentSourceOptions): AgentSource {
   const { origin, store, logger, only } = options;
-  let catalog = createCatalog(selectAgents('bundle' in origin ? origin.bundle : origin.initial, only));
+  const initial = 'bundle' in origin ? origin.bundle : origin.initial;
+  let catalog = createCatalog(selectAgents(initial, only), initial);
   const prepared = createLruMap<string, PreparedAgent>(PREPARED_VERSIONS);
   const kept = createLruMap<string, true>(PREPARED_VERSIONS * 4);
 
@@ -88,7 +91,7 @@ export function createAgentSource(options: AgentSourceOptions): AgentSource {
         logger.warn(`kept the agents already loaded: ${read.error}`);
         return;
       }
-      catalog = createCatalog(selectAgents(read.bundle, only));
+      catalog = createCatalog(selectAgents(read.bundle, only), read.bundle);
       logger.info(
         `reloaded ${origin.bundlePath}: ${catalog.entries.length} agent(s); new runs start on it, running runs keep their version`,
       );
@@ -111,13 +114,15 @@ export function createAgentSource(options: AgentSourceOptions): AgentSource {
       kept.set(sop.sourceHash, true);
     },
     async pinned(agent, sourceHash) {
-      const inBundle = catalog.byName(agent);
+      const expanded = catalog.composed(agent);
+      const inBundle = expanded?.ok === true ? expanded.sop : undefined;
       if (inBundle?.sourceHash === sourceHash) return { ok: true, agent: prepare(inBundle) };
       const cached = prepared.get(sourceHash);
       if (cached?.name === agent) return { ok: true, agent: cached };
       const stored = await store.getAgentVersion(sourceHash);
       if (stored?.meta.agent === agent) return { ok: true, agent: prepare(stored) };
       const now = inBundle === undefined ? 'no longer serves that agent' : `now serves ${inBundle.sourceHash}`;
+      // A run may move to a newer version (`sop runs migrate`); until then it keeps its own.
       return {
         ok: false,
         error:

@@ -1,6 +1,6 @@
 /**
- * Finds the agent `load_graph` asks for, by name or by SOP path, in the catalog new runs start on, and turns
- * every way that can fail into a message that says what to do.
+ * Finds the agent `load_graph` asks for, by name or by SOP path, in the catalog new runs start on, expanded with the
+ * SOPs it calls (what the run serves), and turns every way that can fail into a message that says what to do.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from './agent-catalog.js';
@@ -33,5 +33,13 @@ export async function selectAgent(catalog: AgentCatalog, projectRoot: string, re
     }
     entry = named;
   }
-  return { ok: true, sop: entry };
+  // A run serves the agent expanded with the SOPs it calls (itself, when it calls none).
+  const expanded = catalog.composed(entry.meta.agent);
+  if (expanded === undefined || !expanded.ok) {
+    return {
+      ok: false,
+      error: `The compiled agent ${entry.meta.agent} cannot be served: ${expanded?.error ?? 'it is not in the catalog'}. Run \`npm run build:sops\` and serve every SOP it calls.`,
+    };
+  }
+  return { ok: true, sop: expanded.sop };
 }

@@ -7,7 +7,8 @@
  */
 import type { Logger } from '../service/logger.js';
 import type { RunChange, RunStore } from '../store/run-store.js';
-import type { RunRow, RunRows } from './run-rows.js';
+import type { RunRows } from './run-rows.js';
+import type { RunRow } from './run-shapes.js';
 
 export interface RunFeed {
   /** Delivers a row for every change of `principal`'s runs until the returned function is called. */

@@ -8,38 +8,8 @@
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import { createLruMap } from '../service/lru-map.js';
-import type { AuditEntry, RunStore, RunSummary, StoredRun, TodoItem } from '../store/run-store.js';
-
-export type RunStatus = 'new' | 'active' | 'done' | 'expired';
-
-export interface RunRow {
-  readonly run_id: string;
-  readonly agent: string;
-  readonly source_hash: string;
-  /** Calls committed on the run (its audit entries). */
-  readonly step: number;
-  readonly current_node: string | null;
-  /** new: no move yet; done: at a terminal node; expired: idle past the TTL (deleted at the next sweep). */
-  readonly status: RunStatus;
-  readonly created_at: number;
-  readonly updated_at: number;
-}
-
-export interface RunDetail extends RunRow {
-  readonly path: readonly string[];
-  readonly todos: readonly TodoItem[];
-}
-
-/** What the page needs of the SOP version a run is pinned to. */
-export interface RunSop {
-  readonly agent: string;
-  readonly version: string;
-  readonly source_file: string;
-  readonly flowchart: string;
-  readonly node_ids: readonly string[];
-  readonly entry_node: string;
-  readonly terminal_nodes: readonly string[];
-}
+import type { RunDetail, RunFrame, RunRow, RunSop, RunStatus } from './run-shapes.js';
+import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun } from '../store/run-store.js';
 
 export interface RunRows {
   row(run: RunSummary | StoredRun): Promise<RunRow>;
@@ -64,7 +34,8 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
   async function versionOf(agent: string, sourceHash: string): Promise<CompiledSop | undefined> {
     const kept = versions.get(sourceHash);
     if (kept !== undefined) return kept;
-    const current = catalog().byName(agent);
+    const expanded = catalog().composed(agent);
+    const current = expanded?.ok === true ? expanded.sop : undefined;
     const found = current?.sourceHash === sourceHash ? current : await store.getAgentVersion(sourceHash);
     if (found !== undefined && found.meta.agent === agent) {
       versions.set(sourceHash, found);
@@ -75,7 +46,9 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
 
   async function row(run: RunSummary | StoredRun): Promise<RunRow> {
     const current = 'currentNode' in run ? run.currentNode : (run.state.path.at(-1) ?? null);
-    const sop = await versionOf(run.agent, run.sourceHash);
+    // A summary has the version the run started on; a run read whole, the one it is on (`sop runs migrate`).
+    const version = 'state' in run ? pinnedVersion(run) : run.sourceHash;
+    const sop = await versionOf(run.agent, version);
     const status: RunStatus =
       run.updatedAt < idleBefore()
         ? 'expired'
@@ -87,7 +60,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
     return {
       run_id: run.runId,
       agent: run.agent,
-      source_hash: run.sourceHash,
+      source_hash: version,
       step: run.version,
       current_node: current,
       status,
@@ -102,7 +75,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
       return { ...(await row(run)), path: run.state.path, todos: run.state.todos };
     },
     async sop(run) {
-      const sop = await versionOf(run.agent, run.sourceHash);
+      const sop = await versionOf(run.agent, pinnedVersion(run));
       if (sop === undefined) return null;
       return {
         agent: sop.meta.agent,
@@ -112,6 +85,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
         node_ids: sop.nodeIds,
         entry_node: sop.transitions.entry,
         terminal_nodes: sop.terminalNodes,
+        ...(sop.calls === undefined ? {} : { frames: framesOf(sop) }),
       };
     },
     async audit(runId, afterSeq, limit) {
@@ -119,4 +93,21 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
       return { entries: entries.slice(0, limit), more: entries.length > limit };
     },
   };
+}
+
+/** The frames of an expanded SOP: each call's SOP, with the ids of its own nodes read off the expansion's. */
+function framesOf(sop: CompiledSop): { [call: string]: RunFrame } {
+  const frames: { [call: string]: RunFrame } = Object.create(null);
+  for (const [call, info] of Object.entries(sop.calls ?? {})) {
+    if (info === undefined) continue;
+    const head = `${call}.`;
+    frames[call] = {
+      agent: info.agent,
+      version: info.version,
+      source_file: info.sourceFile,
+      flowchart: info.flowchart,
+      node_ids: sop.nodeIds.filter((id) => id.startsWith(head) && !id.slice(head.length).includes('.')).map((id) => id.slice(head.length)),
+    };
+  }
+  return frames;
 }

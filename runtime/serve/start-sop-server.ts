@@ -11,12 +11,14 @@
  * Only the chosen transport is imported: stdio never loads express, a server that is not a gateway never starts
  * an MCP client.
  */
+import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { BundleOrigin } from '../agents/agent-source.js';
 import { createAgentSource } from '../agents/agent-source.js';
 import type { HttpAuth } from '../http/auth.js';
 import type { Logger } from '../service/logger.js';
 import { createSessionService, type ServiceLimits, type SessionService } from '../service/session-service.js';
 import { openRunStore } from '../store/open-run-store.js';
+import type { RunStore } from '../store/run-store.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import type { DomainTools } from '../upstream/domain-tools.js';
 
@@ -46,6 +48,8 @@ export interface StartSopServerOptions {
   readonly gateway?: boolean;
   /** Where the domain servers' `${VAR}` references are read (default `process.env`). */
   readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** Move every served agent's runs to the version served, where they can move, before serving (`sop runs migrate`). */
+  readonly migrateRuns?: boolean;
   readonly logger: Logger;
 }
 
@@ -105,6 +109,18 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
       return { ok: false, error: `the gateway cannot start:\n  - ${opening.errors.join('\n  - ')}` };
     }
     domain = opening.tools;
+  }
+  if (options.migrateRuns === true) {
+    try {
+      await migrateServedRuns(agents.current(), store, logger);
+    } catch (error) {
+      agents.close();
+      await cleanUp();
+      return {
+        ok: false,
+        error: `moving the runs to the versions served failed: ${error instanceof Error ? error.message : String(error)}`,
+      };
+    }
   }
   const service = createSessionService({
     agents,
@@ -170,6 +186,25 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
       return { ok: false, error: `cannot listen on ${options.transport.host}:${options.transport.port} (${code})` };
     }
     return { ok: false, error: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+/**
+ * Deploying a new build: every served agent's runs move to the version served where they can (each one a
+ * compare-and-set commit, so instances starting together each decide a run once), and the log says what became of each.
+ */
+async function migrateServedRuns(catalog: AgentCatalog, store: RunStore, logger: Logger): Promise<void> {
+  const { migrateRuns } = await import('../service/run-migration.js');
+  for (const sop of catalog.entries) {
+    const target = catalog.composed(sop.meta.agent);
+    if (target === undefined || !target.ok) continue;
+    const results = await migrateRuns({ store, agent: sop.meta.agent, target: target.sop });
+    const moved = results.filter((run) => run.status === 'moved').length;
+    const staying = results.filter((run) => run.status === 'stays');
+    if (moved + staying.length > 0) {
+      logger.info(`migrated ${sop.meta.agent} runs to ${target.sop.sourceHash}: ${moved} moved, ${staying.length} stay on their version`);
+    }
+    for (const run of staying) logger.info(`run ${run.runId} of ${sop.meta.agent} stays at ${run.node ?? '-'}: ${run.reason}`);
   }
 }
 

@@ -20,7 +20,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { type EvidenceRecord, evidenceRecordOf } from '../../contract/evidence.js';
 import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
-import type { AuditEntry, DomainCallDetail, RunState, StoredRun } from '../store/run-store.js';
+import { type AuditEntry, type DomainCallDetail, pinnedVersion, type RunState, type StoredRun } from '../store/run-store.js';
 import { type DomainDecision, decideDomainCall } from '../tools/domain-call.js';
 import type { RunFacts } from '../tools/tool-definitions.js';
 import type { DomainTool } from '../upstream/domain-tools.js';
@@ -81,7 +81,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
         return {
           state: run.state,
           audit: { ...base, outcome: 'error' as const, error: pinned.error },
-          value: { decision, path: run.state.path, sop: run.sourceHash },
+          value: { decision, path: run.state.path, sop: pinnedVersion(run) },
         };
       }
       const decision = decideDomainCall(pinned.agent, run.state, name, forwarded, {
@@ -94,7 +94,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
         server,
         rule: decision.rule,
         ...('policy' in decision && decision.policy !== undefined ? { policy: decision.policy } : {}),
-        sop: run.sourceHash,
+        sop: pinnedVersion(run),
         phase,
         ...(decision.kind === 'ask' ? { confirmation: 'asked' as const } : {}),
         ...(decision.kind !== 'ask' && decision.confirmation !== undefined ? { confirmation: decision.confirmation } : {}),
@@ -108,7 +108,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
       return {
         state: decision.state,
         audit,
-        value: { decision, agent: pinned.agent, path: run.state.path, sop: run.sourceHash } as Decided,
+        value: { decision, agent: pinned.agent, path: run.state.path, sop: pinnedVersion(run) } as Decided,
       };
     };
     // A read that is forwarded is recorded once, with its outcome; everything else is recorded before it is sent.

@@ -33,7 +33,7 @@ import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { selectAgent } from '../agents/select-agent.js';
 import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
-import { type AuditEntry, EMPTY_RUN_STATE, type RunStore, type StoredRun } from '../store/run-store.js';
+import { type AuditEntry, EMPTY_RUN_STATE, pinnedVersion, type RunStore, type StoredRun } from '../store/run-store.js';
 import type { ConfirmationQuestion } from '../tools/confirmation.js';
 import { gatewayGotoNode } from '../tools/gateway-goto.js';
 import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
@@ -333,7 +333,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         return { error: storeFailure(toolName, error) };
       }
       if ('error' in run) return { error: answerOf(fail(EMPTY_RUN_STATE, { error: run.error })) };
-      const pinned = await agents.pinned(run.agent, run.sourceHash);
+      const pinned = await agents.pinned(run.agent, pinnedVersion(run));
       const decided = decide(run, pinned, { runId, version: run.version });
       const now = clock.now();
       const audit: Omit<AuditEntry, 'seq'> = { ...decided.audit, durationMs: now - decided.audit.at };
@@ -374,7 +374,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         return { error: storeFailure(toolName, error) };
       }
       if ('error' in run) return { error: answerOf(fail(EMPTY_RUN_STATE, { error: run.error })) };
-      return { run, pinned: await agents.pinned(run.agent, run.sourceHash) };
+      return { run, pinned: await agents.pinned(run.agent, pinnedVersion(run)) };
     },
     now: () => clock.now(),
   });

@@ -28,6 +28,7 @@
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { EvidenceRecord } from '../../contract/evidence.js';
+import type { ForkProgress } from '../../contract/transitions.js';
 
 /** A todo of the run's task list (the `todo` tool). */
 export interface TodoItem {
@@ -54,6 +55,18 @@ export interface RunState {
   readonly passes?: readonly ConfirmationPass[];
   /** Gateway mode: the confirmation the user was asked for and has not answered. Absent otherwise. */
   readonly asked?: PendingConfirmation;
+  /** Fork/join: a record per fork on the path (the branches done and how each went). Absent when none. */
+  readonly forks?: readonly ForkProgress[];
+  /**
+   * The SOP version the run was moved to (`sop runs migrate`), when it is not the one it started on
+   * (`StoredRun.sourceHash`, which stays as the run began): read a run's version with `pinnedVersion`.
+   */
+  readonly pinned?: string;
+}
+
+/** The SOP version a run is on: the one it was moved to, else the one it started on. */
+export function pinnedVersion(run: Pick<StoredRun, 'sourceHash' | 'state'>): string {
+  return run.state.pinned ?? run.sourceHash;
 }
 
 /** A confirmation step entered (`node` at `depth` in the path), not yet used by a guarded call. */
@@ -79,7 +92,7 @@ export interface StoredRun {
   /** Who started the run; only they may read or write it. */
   readonly principal: string;
   readonly agent: string;
-  /** The compiled SOP version (`sha256:…` of its source) the run is pinned to. */
+  /** The compiled SOP version (`sha256:…` of its source) the run started on (`pinnedVersion`: the one it is on). */
   readonly sourceHash: string;
   readonly state: RunState;
   /** Calls committed so far; the compare-and-set token. */

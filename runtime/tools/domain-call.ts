@@ -96,7 +96,7 @@ export function decideDomainCall(
     return refuse('not-in-sop', { error: `${tool} is not a tool of the ${agent.name} procedure: this run may not call it.` });
   }
   if (!(tables.toolsAt.get(node)?.has(tool) ?? false)) {
-    const validNext = legalTargets(agent.transitions, state.path, state.visits);
+    const validNext = legalTargets(agent.transitions, state.path, state.visits, state.forks);
     const here = [...(tables.toolsAt.get(node) ?? [])];
     return refuse('node-tools', {
       error:
@@ -194,7 +194,7 @@ function decideConfirmation(
       refused_by: 'confirmation',
       current_node: node,
       policy: guard.policy,
-      valid_next: legalTargets(agent.transitions, state.path, state.visits),
+      valid_next: legalTargets(agent.transitions, state.path, state.visits, state.forks),
     },
     state: withoutQuestion(state),
   };

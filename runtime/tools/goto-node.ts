@@ -17,9 +17,29 @@
  * A legal move counts a visit to a limited node in the run's `visits`, committed with the move, so the count
  * holds across instances and restarts. Refused moves leave the run's state untouched. The reminder names only todos still open: a todo already
  * completed needs no reminder.
+ *
+ * Sub-flows and forks (the agent is served expanded with the SOPs it calls, `contract/composition.ts`):
+ *   - a node id of the SOP the run is in may be given without its qualifier (`VERIFY` for `AUTHENTICATE.VERIFY`);
+ *   - a move into a sub-flow node enters the called SOP's entry node too, in the same call; inside a call the answer
+ *     carries `stack` (one frame per SOP, outermost first), and a move out of one `returned` (the call that ended);
+ *   - a move from a branch into its fork's join takes the branch's `outcome` (default `passed`); a branch finished
+ *     early brings the run back to the fork, whose answer offers only the branches left (`fork`); at a join that is
+ *     complete, `join` says how it came out and its edges are the ones that outcome opens.
+ * An answer carries none of these where they do not apply, so a SOP without sub-flows or forks answers as before.
  */
 import { z } from 'zod';
-import { decideMove, legalTargets, type MoveRefusal } from '../../contract/transitions.js';
+import { QUALIFIER, qualify, type StackFrame, stackOf } from '../../contract/composition.js';
+import { entryOf } from '../../contract/name-table.js';
+import {
+  decideMove,
+  type ForkProgress,
+  forkRuleOf,
+  forksOnPath,
+  legalTargets,
+  type MoveAccepted,
+  type MoveRefusal,
+  type Outcome,
+} from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
@@ -36,6 +56,7 @@ export const gotoNodeDescription =
 
 export const gotoNodeInput = z.strictObject({
   node_id: z.string().min(1).max(200).describe('Target node ID to move to'),
+  outcome: z.enum(['passed', 'failed']).optional().describe("Into a fork's join: how the branch came out (default passed)"),
   run_id: RUN_ID_FIELD,
 });
 export type GotoNodeInput = z.output<typeof gotoNodeInput>;
@@ -57,6 +78,10 @@ const moveAnswerSchema = z.object({
   path: z.array(z.string()),
   valid: z.literal(true),
   todo_reminder: z.string().optional(),
+  stack: z.array(z.object({ agent: z.string(), node: z.string() })).optional(),
+  returned: z.string().optional(),
+  fork: z.object({ join: z.string(), done: z.array(z.string()), open: z.array(z.string()) }).optional(),
+  join: z.object({ outcome: z.string() }).optional(),
 });
 const refusalAnswerSchema = z.object({
   valid: z.literal(false),
@@ -73,6 +98,10 @@ export interface MoveAnswer {
   readonly path: readonly string[];
   readonly valid: true;
   readonly todo_reminder?: string;
+  readonly stack?: readonly StackFrame[];
+  readonly returned?: string;
+  readonly fork?: { readonly join: string; readonly done: readonly string[]; readonly open: readonly string[] };
+  readonly join?: { readonly outcome: Outcome };
 }
 export type RefusalAnswer = z.output<typeof refusalAnswerSchema>;
 export type GotoNodeAnswer = MoveAnswer | RefusalAnswer | ErrorAnswer;
@@ -80,37 +109,133 @@ export type GotoNodeAnswer = MoveAnswer | RefusalAnswer | ErrorAnswer;
 export const gotoNodeOutput = z.union([moveAnswerSchema, refusalAnswerSchema, errorAnswerSchema]);
 
 export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
-  const targetId = input.node_id;
-  const target = agent.nodes.get(targetId);
-  if (target === undefined) return unknownNode(agent, state, targetId);
-  const verdict = decideMove(agent.transitions, state.path, targetId, state.visits);
-  if (!verdict.ok) return { answer: refusal(agent, state, targetId, verdict), state, isError: false, outcome: 'refused' };
-
+  const targetId = resolveTarget(agent, state, input.node_id);
+  if (agent.nodes.get(targetId) === undefined) return unknownNode(agent, state, input.node_id);
+  const moved = decideStep(agent, state, targetId, input.outcome);
+  if ('refused' in moved) return { answer: refusal(agent, state, targetId, moved.refused), state, isError: false, outcome: 'refused' };
+  const { verdict } = moved;
   const { path, visits } = verdict;
-  const pathJson = JSON.stringify(path);
-  const next = path === state.path && visits === state.visits ? state : { ...state, path, visits };
-  if (target.terminal && state.todos.some((todo) => todo.completion_node === targetId && todo.status !== 'completed')) {
-    const reminder = todoReminder(targetId);
+  const hereId = path.at(-1)!;
+  const here = agent.nodes.get(hereId)!;
+  const forks = verdict.forks ?? state.forks ?? [];
+  const sameForks = verdict.forks === undefined || sameRecords(verdict.forks, state.forks ?? []);
+  const next: RunState =
+    path === state.path && visits === state.visits && sameForks
+      ? state
+      : withForks({ ...state, path, visits }, verdict.forks === undefined ? state.forks : verdict.forks);
+  const extras = answerExtras(agent, path, forks, verdict.returned);
+  const reminder =
+    here.terminal && state.todos.some((todo) => todo.completion_node === hereId && todo.status !== 'completed')
+      ? todoReminder(hereId)
+      : undefined;
+  if (extras.edges === undefined && Object.keys(extras.fields).length === 0) {
+    const pathJson = JSON.stringify(path);
+    if (reminder !== undefined) {
+      return {
+        answer: { node: here.node, edges: here.edges, path, valid: true, todo_reminder: reminder },
+        state: next,
+        isError: false,
+        outcome: 'ok',
+        text: `{"node":${here.nodeJson},"edges":${here.edgesJson},"path":${pathJson},"valid":true,"todo_reminder":${JSON.stringify(reminder)}}`,
+      };
+    }
     return {
-      answer: { node: target.node, edges: target.edges, path, valid: true, todo_reminder: reminder },
+      answer: { node: here.node, edges: here.edges, path, valid: true },
       state: next,
       isError: false,
       outcome: 'ok',
-      text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true,"todo_reminder":${JSON.stringify(reminder)}}`,
+      text: `{"node":${here.nodeJson},"edges":${here.edgesJson},"path":${pathJson},"valid":true}`,
     };
   }
-  return {
-    answer: { node: target.node, edges: target.edges, path, valid: true },
-    state: next,
-    isError: false,
-    outcome: 'ok',
-    text: `{"node":${target.nodeJson},"edges":${target.edgesJson},"path":${pathJson},"valid":true}`,
+  const answer: MoveAnswer = {
+    node: here.node,
+    edges: extras.edges ?? here.edges,
+    path,
+    valid: true,
+    ...(reminder === undefined ? {} : { todo_reminder: reminder }),
+    ...extras.fields,
   };
+  return { answer, state: next, isError: false, outcome: 'ok' };
+}
+
+/**
+ * The node a `node_id` names for this run: the id itself when it is a node; else, inside a sub-flow, that id in the
+ * SOP the run is in (or in a caller's, outward), so that `VERIFY` names `AUTHENTICATE.VERIFY`.
+ */
+export function resolveTarget(agent: PreparedAgent, state: RunState, nodeId: string): string {
+  if (agent.nodes.has(nodeId)) return nodeId;
+  const parts = (state.path.at(-1) ?? '').split(QUALIFIER);
+  for (let depth = parts.length - 1; depth > 0; depth--) {
+    const candidate = qualify(parts.slice(0, depth).join(QUALIFIER), nodeId);
+    if (agent.nodes.has(candidate)) return candidate;
+  }
+  return nodeId;
+}
+
+type Step = { readonly verdict: MoveAccepted } | { readonly refused: MoveRefusal };
+
+/** A move by the one rule, and, into a sub-flow node, on into the called SOP's entry node. */
+export function decideStep(agent: PreparedAgent, state: RunState, target: string, outcome: Outcome | undefined): Step {
+  const verdict = decideMove(agent.transitions, state.path, target, state.visits, state.forks, outcome);
+  if (!verdict.ok) return { refused: verdict };
+  const call = entryOf(agent.sop.calls, target);
+  if (call === undefined || verdict.path.at(-1) !== target) return { verdict };
+  const entered = decideMove(agent.transitions, verdict.path, qualify(target, call.entry), verdict.visits, verdict.forks);
+  return entered.ok
+    ? { verdict: { ...entered, ...(verdict.returned === undefined ? {} : { returned: verdict.returned }) } }
+    : { refused: entered };
+}
+
+/** What a sub-flow or a fork adds to an answer at the end of `path`: the stack, the call ended, a fork's or join's state. */
+function answerExtras(
+  agent: PreparedAgent,
+  path: readonly string[],
+  forks: readonly ForkProgress[],
+  returned: string | undefined,
+): { edges?: readonly EdgeAnswer[]; fields: Partial<MoveAnswer> } {
+  const fields: { -readonly [K in keyof MoveAnswer]?: MoveAnswer[K] } = {};
+  let edges: readonly EdgeAnswer[] | undefined;
+  const here = path.at(-1)!;
+  if (here.includes(QUALIFIER)) fields.stack = stackOf(agent.sop, here);
+  if (returned !== undefined) fields.returned = returned;
+  const live = forksOnPath(forks, path);
+  const atFork = live.find((record) => record.fork === here && record.depth === path.length - 1);
+  const rule = atFork === undefined ? undefined : forkRuleOf(agent.transitions, here);
+  if (atFork !== undefined && rule !== undefined) {
+    const done = atFork.done.map((d) => d.branch);
+    const open = rule.branches.filter((branch) => !done.includes(branch));
+    fields.fork = { join: rule.join, done, open };
+    edges = (agent.nodes.get(here)?.edges ?? []).filter((edge) => open.includes(edge.to));
+  }
+  const joined = live.find((record) => record.outcome !== undefined && forkRuleOf(agent.transitions, record.fork)?.join === here);
+  const joinRule = joined === undefined ? undefined : forkRuleOf(agent.transitions, joined.fork);
+  if (joined?.outcome !== undefined && joinRule !== undefined) {
+    fields.join = { outcome: joined.outcome };
+    const closed = joined.outcome === 'passed' ? joinRule.failed : joinRule.passed;
+    edges = (agent.nodes.get(here)?.edges ?? []).filter((edge) => !closed.includes(edge.to));
+  }
+  return edges === undefined ? { fields } : { edges, fields };
+}
+
+/** The edges an answer at the end of the run's path shows: at a fork the open branches, at a join the edges its outcome opens. */
+export function edgesHere(agent: PreparedAgent, state: RunState): readonly EdgeAnswer[] {
+  const here = state.path.at(-1);
+  if (here === undefined) return [];
+  return answerExtras(agent, state.path, state.forks ?? [], undefined).edges ?? agent.nodes.get(here)?.edges ?? [];
+}
+
+function withForks(state: RunState, forks: readonly ForkProgress[] | undefined): RunState {
+  const { forks: _old, ...rest } = state;
+  return forks === undefined || forks.length === 0 ? rest : { ...rest, forks };
+}
+
+function sameRecords(a: readonly ForkProgress[], b: readonly ForkProgress[]): boolean {
+  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
 export function validNext(agent: PreparedAgent, state: RunState): string[] {
-  return legalTargets(agent.transitions, state.path, state.visits);
+  return legalTargets(agent.transitions, state.path, state.visits, state.forks);
 }
 
 export function todoReminder(nodeId: string): string {
@@ -120,6 +245,22 @@ export function todoReminder(nodeId: string): string {
 function refusal(agent: PreparedAgent, state: RunState, targetId: string, verdict: MoveRefusal): RefusalAnswer {
   const current = state.path.at(-1) ?? null;
   const valid_next = validNext(agent, state);
+  if (verdict.reason === 'branch-done') {
+    return {
+      valid: false,
+      error: `Branch ${targetId} of fork ${verdict.fork} is done: take a branch still open, or wait for the join.`,
+      current_node: current,
+      valid_next,
+    };
+  }
+  if (verdict.reason === 'join-outcome') {
+    return {
+      valid: false,
+      error: `Cannot go to ${targetId} from ${verdict.join}: the join ${verdict.outcome}, and ${targetId} is for a join that did not.`,
+      current_node: current,
+      valid_next,
+    };
+  }
   if (verdict.reason === 'visit-limit') {
     const times = verdict.max === 1 ? 'once' : `${verdict.max} times`;
     const error =

@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSop } from '../../generator/compile-sop.js';
+import { compositionDiagnostics } from '../../generator/build/composition-diagnostics.js';
 import { checkProject } from '../../generator/check/check-project.js';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../../generator/diagnostics/codes.js';
 import type { Severity } from '../../generator/diagnostics/diagnostic.js';
@@ -274,6 +275,53 @@ const cases: Record<string, Case> = {
     column: 15,
     message: /`ASK` requires no evidence/,
   },
+  'sub-flow node not drawn as a subroutine': {
+    code: 'SOP070',
+    given: withLine(21, 'subflow: other'),
+    line: 13,
+    column: 24,
+    message: /`ASK` calls `other` but is drawn as a rectangle/,
+    remediation: /`ASK\[\[Ask\]\]`/,
+  },
+  'sub-flow node with tools': {
+    code: 'SOP071',
+    given: withLine(21, 'tools: [lookup]\nsubflow: other'),
+    line: 21,
+    column: 9,
+    message: /cannot have `tools`/,
+  },
+  'exits without subflow': { code: 'SOP071', given: withLine(21, 'tools: [lookup]\nexits: {DONE: DONE}'), line: 22, column: 1 },
+  'exit to a node that is not a successor': {
+    code: 'SOP074',
+    given: withLine(21, 'subflow: other\nexits: {FINISHED: START}', withLine(13, '    START([Start]) --> ASK[["Ask"]]')),
+    line: 22,
+    column: 19,
+    message: /maps `FINISHED` to `START`, which is not one of its successors \(DONE\)/,
+  },
+  'fork whose join is not a node': { code: 'SOP077', given: withLine(21, 'fork: JOINN'), line: 21, column: 7, remediation: /`JOIN`|node/ },
+  'branch that never reaches its join': {
+    code: 'SOP078',
+    given: withLine(
+      25,
+      'fork: J',
+      withLine(14, '    ASK --> A[A]\n    ASK --> B[B]\n    A --> J[J]\n    B --> DONE([Done])\n    J --> DONE'),
+    ),
+    line: 15,
+    column: 13,
+    message: /Branch `B` of fork `ASK` never reaches the join `J`/,
+  },
+  'join with an edge for one outcome only': {
+    code: 'SOP079',
+    given: withLine(
+      25,
+      'fork: J',
+      withLine(14, '    ASK --> A[A]\n    ASK --> B[B]\n    A --> J[J]\n    B --> J\n    J -->|passed| DONE([Done])'),
+    ),
+    line: 16,
+    column: 11,
+    remediation: /`J -->\|failed\| NEXT`/,
+  },
+  'rename to a node that does not exist': { code: 'SOP080', given: insertBefore(5, 'renames: {OLD: NEWW}'), line: 5, column: 16 },
   'more diagnostics than are shown': {
     code: 'SOP091',
     given: `${BASE_SOP}${Array.from({ length: 250 }, (_, i) => `### NOPE_${i}\n`).join('')}`,
@@ -327,6 +375,115 @@ describe('diagnostic catalog', () => {
     ]);
   });
 
+  describe('across SOPs: sub-flows (at the calling SOP)', () => {
+    const CALLER = [
+      '---', // 1
+      'agent: caller', // 2
+      'version: "1.0"', // 3
+      'tools: []', // 4
+      '---', // 5
+      '', // 6
+      '## SOP Flowchart', // 7
+      '```mermaid', // 8
+      'flowchart TD', // 9
+      '    START([Start]) --> CALL[[Call it]]', // 10
+      '    CALL -->|done| END([End])', // 11
+      '```', // 12
+      '', // 13
+      '## Node Prompts', // 14
+      '', // 15
+      '### CALL', // 16
+      '```yaml', // 17
+      'subflow: callee', // 18
+      '```', // 19
+      '',
+    ].join('\n');
+    const CALLEE = BASE_SOP.replace('agent: demo', 'agent: callee');
+    const project = (...files: [string, string][]) =>
+      compositionDiagnostics(files.map(([file, text]) => compileSop(file, text))).map((d) => [d.file, d.code, d.line, d.column, d.message]);
+
+    it('a caller whose callee maps cleanly has nothing to say', () => {
+      expect(project(['sops/caller.md', CALLER], ['sops/callee.md', CALLEE])).toEqual([]);
+    });
+
+    it('SOP072: an agent no SOP declares, with the closest name', () => {
+      const [found] = compositionDiagnostics([
+        compileSop('sops/caller.md', CALLER),
+        compileSop('sops/callee.md', CALLEE.replace('callee', 'calee')),
+      ]);
+      expect(found).toMatchObject({ file: 'sops/caller.md', code: 'SOP072', line: 18, column: 10, remediation: 'Did you mean `calee`?' });
+    });
+
+    it('SOP073: a cycle of calls, at each call on it', () => {
+      const back = withLine(21, 'subflow: caller', withLine(13, '    START([Start]) --> ASK[["Ask"]]', CALLEE));
+      expect(project(['sops/caller.md', CALLER], ['sops/callee.md', back])).toEqual([
+        ['sops/caller.md', 'SOP073', 18, 10, '`CALL` calls `callee`, which calls it back: caller → callee → caller.'],
+        ['sops/callee.md', 'SOP073', 21, 10, '`ASK` calls `caller`, which calls it back: callee → caller → callee.'],
+      ]);
+    });
+
+    it('SOP074: a terminal that maps to no edge, and an exit that names no terminal', () => {
+      const unlabelled = CALLER.replace('CALL -->|done| END([End])', 'CALL -->|finished| END([End])');
+      expect(project(['sops/caller.md', unlabelled], ['sops/callee.md', CALLEE])).toEqual([
+        [
+          'sops/caller.md',
+          'SOP074',
+          18,
+          10,
+          '`CALL` calls `callee`, whose terminal node `DONE` maps to none of its edges (the edge |finished| to END).',
+        ],
+        [
+          'sops/caller.md',
+          'SOP075',
+          11,
+          10,
+          'No terminal node of `callee` leads along the edge |finished| to END of `CALL` (its terminals: DONE).',
+        ],
+      ]);
+      const declared = unlabelled.replace('subflow: callee', 'subflow: callee\nexits: {DONEE: END}');
+      const found = compositionDiagnostics([compileSop('sops/caller.md', declared), compileSop('sops/callee.md', CALLEE)]);
+      expect(found.find((d) => d.code === 'SOP074' && d.line === 19)).toMatchObject({ column: 9, remediation: 'Did you mean `DONE`?' });
+    });
+
+    it('SOP076: the called entry node has max_visits, or the callee does not compile', () => {
+      const limited = insertBefore(19, '### START\n```yaml\nmax_visits: 2\nescalate_to: DONE\n```\n', CALLEE);
+      expect(project(['sops/caller.md', CALLER], ['sops/callee.md', limited])[0]).toEqual([
+        'sops/caller.md',
+        'SOP076',
+        18,
+        10,
+        '`CALL` calls `callee`, whose entry node `START` has `max_visits: 2`: a call enters it at once, so it cannot be limited.',
+      ]);
+      expect(project(['sops/caller.md', CALLER], ['sops/callee.md', withLine(19, '### ASKK', CALLEE)])[0]).toEqual([
+        'sops/caller.md',
+        'SOP076',
+        18,
+        10,
+        '`CALL` calls `callee`, whose SOP (sops/callee.md) does not compile: fix its errors first.',
+      ]);
+    });
+
+    it('SOP055 and SOP054 over the expansion: the callee offers a guarded tool before the step that passes it', () => {
+      const guarded = insertBefore(
+        5,
+        'policies:\n  confirm_lookups:\n    every_path_to: {tools: [lookup]}\n    passes: [END, CALL.NOPE]',
+        CALLER,
+      );
+      expect(project(['sops/caller.md', guarded], ['sops/callee.md', CALLEE])).toEqual([
+        ['sops/caller.md', 'SOP054', 8, 19, 'Policy `confirm_lookups`: `CALL.NOPE` matches no node of the expanded sub-flows.'],
+        [
+          'sops/caller.md',
+          'SOP055',
+          6,
+          3,
+          'Policy `confirm_lookups` does not hold: CALL.ASK (it lists `lookup`) is reachable without passing END: START → CALL → CALL.START → CALL.ASK. (with the sub-flows expanded)',
+        ],
+      ]);
+      const passed = guarded.replace('passes: [END, CALL.NOPE]', 'passes: CALL.ASK');
+      expect(project(['sops/caller.md', passed], ['sops/callee.md', CALLEE])).toEqual([]);
+    });
+  });
+
   it('every catalog code except internal ones has a case', () => {
     // SOP014 belongs to the flowchart parser's tests; SOP090 is a compiler bug, shown by `compile-never-throws`;
     // SOP057 is the build's (token counts are taken on the compiled answers): test/generator/analyze/token-budgets.test.ts;
@@ -335,6 +492,8 @@ describe('diagnostic catalog', () => {
     const covered = new Set([
       ...Object.values(cases).map((c) => c.code),
       ...(['SOP032', 'SOP033', 'SOP014', 'SOP090', 'SOP057', 'SOP058', 'SOP067'] as const),
+      // Across SOPs, above: sub-flows.
+      ...(['SOP072', 'SOP073', 'SOP075', 'SOP076'] as const),
     ]);
     expect(Object.keys(DIAGNOSTIC_CODES).filter((code) => !covered.has(code as DiagnosticCode))).toEqual([]);
   });

@@ -19,7 +19,20 @@
  * like accepted ones (past a visit limit too, when the walk went there: `visit_limit`) but are not steps.
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
-import { countVisit, decideMove, enterPath, legalTargets, limitedNodes, NO_VISITS, type Visits } from '../../../contract/transitions.js';
+import { passesOnPath, QUALIFIER, qualify } from '../../../contract/composition.js';
+import { entryOf } from '../../../contract/name-table.js';
+import {
+  countVisit,
+  decideMove,
+  enterPath,
+  type ForkProgress,
+  legalTargets,
+  limitedNodes,
+  type MoveVerdict,
+  NO_FORKS,
+  NO_VISITS,
+  type Visits,
+} from '../../../contract/transitions.js';
 import { todoInput } from '../../../runtime/tools/todo.js';
 import { checkConfirmation } from './confirmation.js';
 import type { Conversation, ConversationEvent, EventPlace, ToolCallEvent } from './conversation.js';
@@ -81,6 +94,8 @@ export interface ConversationCheck {
 interface RunState {
   path: readonly string[];
   visits: Visits;
+  /** The fork records, as the server keeps them (declared moves only: an inferred walk is a plain walk). */
+  forks: readonly ForkProgress[];
   todos: readonly { readonly content?: unknown; readonly status?: unknown; readonly completion_node?: unknown }[];
   /** Event index of the last accepted move into each node. */
   enteredAt: Map<string, number>;
@@ -104,7 +119,7 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
   const seesDialogue = conversation.format === 'messages';
   // A gateway's audit log holds the domain calls and how each was confirmed (no dialogue, but the gateway asked).
   const seesDomainCalls = seesDialogue || conversation.domainCalls === true;
-  const fresh = (): RunState => ({ path: [], visits: NO_VISITS, todos: [], enteredAt: new Map(), used: new Set() });
+  const fresh = (): RunState => ({ path: [], visits: NO_VISITS, forks: NO_FORKS, todos: [], enteredAt: new Map(), used: new Set() });
   let run = fresh();
 
   if (conversation.run !== undefined && conversation.run.sourceHash !== sop.sourceHash) {
@@ -169,7 +184,7 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
       run.enteredAt.set(target, index);
       if (terminals.has(target)) terminalsReached.push(target);
       for (const policy of policies) {
-        if (policy.guards.includes(target) && !passes(policy, run.path)) {
+        if (policy.guards.includes(target) && !passes(sop, policy, run.path)) {
           flag('policy', `${target} entered by ${run.path.join(' > ')}, which passes none of ${list(policy.passes)}${about(policy)}`, {
             policy: policy.id,
             severity: policy.severity,
@@ -180,20 +195,23 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
       continue;
     }
     if (event.tool === 'goto_node') {
-      const target = typeof event.args?.node_id === 'string' ? event.args.node_id : null;
+      const named = typeof event.args?.node_id === 'string' ? event.args.node_id : null;
+      const target = named === null ? null : inFrame(sop, run.path, named);
       let to = current;
       if (target === null)
         flag('illegal_move', `goto_node without a node_id${event.argsProblem === undefined ? '' : ` (${event.argsProblem})`}`);
       else {
-        const verdict = decideMove(sop.transitions, run.path, target, run.visits);
+        const outcome = event.args?.outcome === 'failed' ? 'failed' : 'passed';
+        const verdict = enteringCall(sop, decideMove(sop.transitions, run.path, target, run.visits, run.forks, outcome));
         if (verdict.ok) {
           run.path = verdict.path;
           run.visits = verdict.visits;
+          run.forks = verdict.forks ?? NO_FORKS;
           run.enteredAt.set(target, index);
-          to = target;
+          to = verdict.path.at(-1) ?? target;
           if (terminals.has(target)) terminalsReached.push(target);
           for (const policy of policies) {
-            if (policy.guards.includes(target) && !passes(policy, run.path)) {
+            if (policy.guards.includes(target) && !passes(sop, policy, run.path)) {
               flag('policy', `${target} entered by ${run.path.join(' > ')}, which passes none of ${list(policy.passes)}${about(policy)}`, {
                 policy: policy.id,
                 severity: policy.severity,
@@ -207,7 +225,7 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
           );
         } else {
           const known = Object.hasOwn(sop.transitions.successors, target);
-          const valid = legalTargets(sop.transitions, run.path, run.visits).join(', ');
+          const valid = legalTargets(sop.transitions, run.path, run.visits, run.forks).join(', ');
           flag(
             'illegal_move',
             `goto_node ${target} from ${current ?? 'the start'}: ${known ? 'not a legal move' : 'not a node of the SOP'}; legal: ${valid}`,
@@ -292,7 +310,7 @@ function checkDomainCall(
   for (const policy of sop.policies ?? []) {
     if (!policy.tools.includes(tool)) continue;
     const extra = { policy: policy.id, severity: policy.severity };
-    if (!passes(policy, run.path)) {
+    if (!passes(sop, policy, run.path)) {
       const path = run.path.length === 0 ? 'before any move' : `on the path ${run.path.join(' > ')}`;
       flag(
         policy.confirmation === null ? 'policy' : 'unconfirmed_call',
@@ -334,8 +352,8 @@ function stepOf(
 }
 
 /** Whether the path (the guarded node included) has one of the policy's `passes` nodes. */
-function passes(policy: CompiledPolicy, path: readonly string[]): boolean {
-  return path.some((node) => policy.passes.includes(node));
+function passes(sop: CompiledSop, policy: CompiledPolicy, path: readonly string[]): boolean {
+  return passesOnPath(sop.transitions, policy.passes, path);
 }
 
 /** A load_graph for another agent than the one checked, as a message; null when it is this one. */
@@ -367,4 +385,24 @@ function about(policy: CompiledPolicy): string {
 
 function list(items: readonly string[]): string {
   return items.length === 0 ? '(none)' : items.join(', ');
+}
+
+/** The node a `goto_node` names, as the server reads it: itself when a node, else the id in the frame the run is in. */
+function inFrame(sop: CompiledSop, path: readonly string[], named: string): string {
+  if (Object.hasOwn(sop.transitions.successors, named)) return named;
+  const parts = (path.at(-1) ?? '').split(QUALIFIER);
+  for (let depth = parts.length - 1; depth > 0; depth--) {
+    const candidate = qualify(parts.slice(0, depth).join(QUALIFIER), named);
+    if (Object.hasOwn(sop.transitions.successors, candidate)) return candidate;
+  }
+  return named;
+}
+
+/** A move into a sub-flow node goes on into the called SOP's entry node, as the server moves. */
+function enteringCall(sop: CompiledSop, verdict: MoveVerdict): MoveVerdict {
+  if (!verdict.ok) return verdict;
+  const at = verdict.path.at(-1);
+  const call = at === undefined ? undefined : entryOf(sop.calls, at);
+  if (call === undefined || at === undefined) return verdict;
+  return decideMove(sop.transitions, verdict.path, qualify(at, call.entry), verdict.visits, verdict.forks);
 }

@@ -10,6 +10,7 @@
  * moves, as the server decided them; without, they follow the walk the alignment inferred.
  */
 import type { CompiledSop, SopBundle } from '../../../contract/compiled-sop.js';
+import { composeSop } from '../../../contract/composition.js';
 import { type ConformanceOptions, conformance } from '../conformance/conformance.js';
 import { type ConversationCheck, checkConversation, type Finding, TOOLKIT_TOOLS } from './check-conversation.js';
 import type { Conversation } from './conversation.js';
@@ -158,11 +159,22 @@ function chooseAgent(bundle: SopBundle, conversation: Conversation, named: strin
   const names = Object.keys(bundle.agents);
   const byName = (name: string): CompiledSop | undefined => (Object.hasOwn(bundle.agents, name) ? bundle.agents[name] : undefined);
   const wanted = named ?? conversation.run?.agent ?? firstLoadedAgent(bundle, conversation);
-  if (wanted !== undefined) return byName(wanted) ?? `no agent ${wanted} in the compiled bundle (agents: ${names.join(', ') || 'none'})`;
-  if (names.length === 1) return byName(names[0]!)!;
+  if (wanted !== undefined) {
+    const found = byName(wanted);
+    return found === undefined
+      ? `no agent ${wanted} in the compiled bundle (agents: ${names.join(', ') || 'none'})`
+      : expanded(bundle, found);
+  }
+  if (names.length === 1) return expanded(bundle, byName(names[0]!)!);
   const byTools = agentOfTools(bundle, conversation);
-  if (byTools !== undefined) return byTools;
+  if (byTools !== undefined) return expanded(bundle, byTools);
   return `the transcript does not say which agent it is about: pass --agent (agents: ${names.join(', ') || 'none'})`;
+}
+
+/** The agent as the server serves it: expanded with the SOPs it calls (`contract/composition.ts`). */
+function expanded(bundle: SopBundle, sop: CompiledSop): CompiledSop | string {
+  const composed = composeSop(sop, (name) => (Object.hasOwn(bundle.agents, name) ? bundle.agents[name] : undefined));
+  return composed.ok ? composed.sop : `${sop.meta.agent} cannot be expanded with the SOPs it calls: ${composed.error}`;
 }
 
 /** The only agent whose tools include every called tool that some agent lists; undefined when none or several. */

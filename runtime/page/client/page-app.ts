@@ -12,7 +12,8 @@
  */
 import { annotateFlowchart } from '../../diagram/annotate-flowchart.js';
 import type { AuditEntry } from '../../store/run-store.js';
-import type { RunDetail, RunRow, RunSop } from '../run-rows.js';
+import type { RunDetail, RunRow, RunSop } from '../run-shapes.js';
+import { frameView } from '../frame-view.js';
 import { stepView } from '../run-timeline.js';
 import { ago, clock, element, required } from './dom.js';
 import { pageApi, Unauthorized } from './page-api.js';
@@ -174,7 +175,9 @@ function renderRun(): void {
   const step = state.step === null ? last : Math.min(state.step, last);
   const view = stepView(audit, step);
 
-  ui.title.textContent = `${run.agent} · ${run.status}${view.current === null ? '' : ` · ${view.current}`}`;
+  const frame = sop === null ? null : frameView(sop, view);
+  const where = frame === null || frame.stack.length === 1 ? '' : ` · ${frame.stack.join(' › ')}`;
+  ui.title.textContent = `${run.agent} · ${run.status}${view.current === null ? '' : ` · ${view.current}`}${where}`;
   ui.facts.textContent = `run ${run.run_id} · ${sop === null ? run.source_hash : `${sop.source_file} v${sop.version}`} · started ${clock(run.created_at)}`;
   ui.scrubber.max = String(Math.max(last, 1));
   ui.scrubber.value = String(step);
@@ -187,10 +190,11 @@ function renderRun(): void {
       ? ''
       : `step ${step} of ${last}: ${view.entry.tool} ${view.entry.outcome}${view.entry.detail === undefined ? '' : ` (${decidedBy(view.entry.detail)})`}${view.entry.error ? ` (${view.entry.error})` : ''}`;
 
-  if (sop === null) {
+  if (sop === null || frame === null) {
     required('diagram').textContent = 'The SOP version this run is pinned to is not available on this server.';
   } else {
-    diagram.show(annotateFlowchart(sop.flowchart, sop.node_ids, view), { currentNode: view.current, step });
+    // Inside a sub-flow, the called SOP's flowchart, with the run's marks of that frame.
+    diagram.show(annotateFlowchart(frame.flowchart, frame.nodeIds, frame.marks), { currentNode: frame.marks.current, step });
   }
   renderTodos(view.todos);
   renderAudit(audit, step);

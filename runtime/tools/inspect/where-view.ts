@@ -3,13 +3,14 @@
  * context, a resumed conversation) could only find out by moving; this answers from the committed run: the
  * current node with its instructions (what `goto_node` answered on entering it), its edges, every legal next
  * move, the path, the todos still open, the moves left into each node with a visit limit (agents that have
- * limits only), and the call's step number in the run's audit log. It changes nothing;
+ * limits only), the call stack when the run is inside a sub-flow, and the call's step number in the run's audit log. It changes nothing;
  * the call is still committed and logged, so the log shows when the agent looked.
  */
 import { z } from 'zod';
+import { QUALIFIER, stackOf } from '../../../contract/composition.js';
 import { entryOf } from '../../../contract/name-table.js';
 import type { TransitionTable, Visits } from '../../../contract/transitions.js';
-import { edgeSchema, nodeSchema, validNext } from '../goto-node.js';
+import { edgeSchema, edgesHere, nodeSchema, validNext } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';
 
@@ -29,6 +30,7 @@ const whereAnswer = z.object({
   path: z.array(z.string()),
   open_todos: z.array(todoSchema),
   visits_left: z.record(z.string(), z.number().int()).optional(),
+  stack: z.array(z.object({ agent: z.string(), node: z.string() })).optional(),
   step: z.number().int().describe("This call's number in the run's audit log."),
 });
 
@@ -46,11 +48,12 @@ export const whereView: RunView = {
         run_id: run.runId,
         agent: agent.name,
         current_node: node?.node ?? null,
-        edges: node?.edges ?? [],
+        edges: node === undefined ? [] : edgesHere(agent, state),
         valid_next: validNext(agent, state),
         path: state.path,
         open_todos: state.todos.filter((todo) => todo.status !== 'completed'),
         ...visitsOf(agent.transitions, state.visits),
+        ...(current?.includes(QUALIFIER) === true ? { stack: stackOf(agent.sop, current) } : {}),
         step: run.version + 1,
       },
       state,

@@ -30,6 +30,17 @@ describe('frontmatter key docs', () => {
     const server = (shape.mcp_servers as unknown as { _zod: { def: { innerType: { _zod: { def: { element: z.ZodType } } } } } })._zod.def
       .innerType._zod.def.element;
     expect([...NESTED_KEYS.get('mcp_server')!.keys()].sort()).toEqual(Object.keys(objectIn(server).shape).sort());
-    expect([...NODE_KEYS.keys()].sort()).toEqual(['escalate_to', 'evidence', 'examples', 'max_visits', 'prompt', 'tools']);
+    expect([...NODE_KEYS.keys()].sort()).toEqual([
+      'escalate_to',
+      'evidence',
+      'examples',
+      'exits',
+      'fork',
+      'join',
+      'max_visits',
+      'prompt',
+      'subflow',
+      'tools',
+    ]);
   });
 });

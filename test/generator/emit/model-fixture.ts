@@ -94,6 +94,10 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
         : { max: p.maxVisits, span: SPAN, escalateTo: p.escalateTo === undefined ? null : { id: p.escalateTo, span: SPAN } },
     strayEscalateTo: null,
     evidence: null,
+    subflow: null,
+    strayExits: null,
+    fork: null,
+    join: null,
   }));
   const sections = spec.sections ?? ['Role', 'SOP Flowchart'];
   const flowchart = spec.flowchart ?? ['flowchart TD', ...spec.edges.map((e) => `    ${e}`)].join('\n');
@@ -122,6 +126,7 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
     escalationNode: spec.escalationNode === undefined ? null : { id: spec.escalationNode, span: SPAN },
     policies: [],
     tokenBudget: null,
+    renames: [],
   };
   return { model, facts: deriveGraphFacts(model) };
 }

@@ -1,0 +1,54 @@
+/**
+ * One side of `sop diff`: a set of SOP sources (a git revision's, the working tree's, or one file) compiled as `sop
+ * build` would (each file, then the checks across files, sub-flows included), into the agents they make, in memory
+ * and without the emitter. A file with errors makes no agent; its errors are kept, so the diff can say that a side
+ * does not build instead of reporting its agent as removed.
+ */
+import type { CompiledSop } from '../../../contract/compiled-sop.js';
+import { composeSop } from '../../../contract/composition.js';
+import { entryOf } from '../../../contract/name-table.js';
+import { hashSource } from '../../../contract/source-hash.js';
+import type { SourceFile } from '../../build-project.js';
+import { compiledAgentOf } from '../../build/compiled-agent.js';
+import { compositionDiagnostics } from '../../build/composition-diagnostics.js';
+import { checkProject } from '../../check/check-project.js';
+import { compileSop } from '../../compile-sop.js';
+import { compareDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+
+export interface CompiledSide {
+  /** What it is, for people: `main@3f2a1c9`, `working tree`, a file path. */
+  readonly label: string;
+  /** The agents of the files that compiled without errors, by name. */
+  readonly agents: ReadonlyMap<string, CompiledSop>;
+  /** Every error of the side (a file with one makes no agent). */
+  readonly errors: readonly Diagnostic[];
+  /** The files read. */
+  readonly files: readonly string[];
+}
+
+export function compileSide(label: string, sources: readonly SourceFile[]): CompiledSide {
+  const compiled = [...sources]
+    .sort((a, b) => (a.file < b.file ? -1 : 1))
+    .map((source) => compileSop(source.file, source.raw, source.sourceHash ?? hashSource(source.raw)));
+  const across = [...checkProject(compiled.flatMap((c) => (c.model === null ? [] : [c.model]))), ...compositionDiagnostics(compiled)];
+  const errors = [...compiled.flatMap((c) => c.diagnostics), ...across].filter((d) => d.severity === 'error').sort(compareDiagnostics);
+  const failing = new Set(errors.map((d) => d.file));
+  const agents = new Map<string, CompiledSop>();
+  for (const c of compiled) {
+    if (failing.has(c.file)) continue;
+    const agent = compiledAgentOf(c);
+    if (agent.ok) agents.set(agent.sop.meta.agent, agent.sop);
+  }
+  return { label, agents, errors, files: compiled.map((c) => c.file) };
+}
+
+/** A side's agent expanded with the SOPs it calls on that side, or the agent itself when that fails. */
+export function expandedOn(side: CompiledSide, sop: CompiledSop): CompiledSop {
+  const composed = composeSop(sop, (name) => side.agents.get(name));
+  return composed.ok ? composed.sop : sop;
+}
+
+/** The new version's id for an old id: its declared rename (`renames`, the expansion's included), else itself. */
+export function renamedIn(head: Pick<CompiledSop, 'renames'> | undefined, id: string): string {
+  return entryOf(head?.renames, id) ?? id;
+}
