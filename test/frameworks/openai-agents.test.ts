@@ -97,14 +97,17 @@ describe('OpenAI Agents SDK: MCPServerStdio on sop serve', () => {
       // Strict mode requires every property; the optional ones become nullable.
       expect([...strict.values()].map((tool) => [tool.name, tool.strict, tool.parameters.required])).toEqual([
         ['load_graph', true, ['agent', 'sop_file']],
-        ['goto_node', true, ['node_id', 'run_id']],
+        ['goto_node', true, ['node_id', 'outcome', 'run_id']],
         ['todo', true, ['todos', 'run_id']],
         ['inspect', true, ['view', 'run_id']],
       ]);
       const play = playThrough(strict);
       const loaded = await play('load_graph', { agent: RETAIL, sop_file: null });
       expect(loaded.answer).toMatchObject({ agent: RETAIL, entry_node: 'START' });
-      expect((await play('goto_node', { node_id: 'START', run_id: null })).answer).toMatchObject({ valid: true, path: ['START'] });
+      expect((await play('goto_node', { node_id: 'START', outcome: null, run_id: null })).answer).toMatchObject({
+        valid: true,
+        path: ['START'],
+      });
       const written = await play('todo', {
         todos: [{ content: 'Exchange the tablet', status: 'pending', note: null, completion_node: null }],
         run_id: null,

@@ -348,6 +348,7 @@ describe('completion, quick fixes, outline', () => {
       'escalation_node',
       'policies',
       'token_budget',
+      'renames',
     ]);
     expect(keys.find((i) => i.label === 'entry_node')).toMatchObject({
       insertTextFormat: 2,
