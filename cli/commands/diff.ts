@@ -9,13 +9,13 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import type { SourceFile } from '../../generator/build-project.js';
 import { readSources } from '../../generator/build/read-sources.js';
 import { compileSop } from '../../generator/compile-sop.js';
 import { type CompiledSide, compileSide } from '../../generator/analyze/diff/compiled-side.js';
 import { renderDiffJson, renderDiffMarkdown } from '../../generator/analyze/diff/render-diff.js';
 import { diffSides, type SopDiff } from '../../generator/analyze/diff/semantic-diff.js';
+import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 import { locateProject, type ProjectPaths } from '../config.js';
 import { displayPath } from '../project-root.js';
 import { type GitResult, gitTop, mergeBaseWithMain, shortRevision, sourcesAt } from '../git-sources.js';
@@ -30,35 +30,27 @@ const USAGE = `Usage: sop diff [BASE] [HEAD] [--format markdown|json] [--fail-on
   --sops DIR   SOP folder (default: sop.config.json's, else sops)
 `;
 
+const COMMAND = { name: 'diff', usage: USAGE };
 const WORKTREE = 'working tree';
 
 export async function runDiff(args: readonly string[]): Promise<number> {
-  let values: { format?: string; 'fail-on'?: string; 'base-branch'?: string; sops?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        format: { type: 'string' },
-        'fail-on': { type: 'string' },
-        'base-branch': { type: 'string' },
-        sops: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  if (values.help === true) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const format = values.format ?? 'markdown';
-  if (format !== 'markdown' && format !== 'json') return usage(`--format is markdown or json, got ${format}`);
-  const failOn = values['fail-on'] ?? 'never';
-  if (failOn !== 'risk' && failOn !== 'change' && failOn !== 'never') return usage(`--fail-on is risk, change or never, got ${failOn}`);
-  if (positionals.length > 2) return usage('give at most two revisions or files');
+  const parsed = readCommandArgs(COMMAND, args, {
+    allowPositionals: true,
+    options: {
+      format: { type: 'string' },
+      'fail-on': { type: 'string' },
+      'base-branch': { type: 'string' },
+      sops: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const format = oneOf('--format', values.format, ['markdown', 'json'], 'markdown');
+  if ('problem' in format) return usageError(COMMAND, format.problem);
+  const failOn = oneOf('--fail-on', values['fail-on'], ['risk', 'change', 'never'], 'never');
+  if ('problem' in failOn) return usageError(COMMAND, failOn.problem);
+  if (positionals.length > 2) return usageError(COMMAND, 'give at most two revisions or files');
   const located = locateProject(process.cwd(), { sops: values.sops });
   if (!located.ok) return fail(located.error);
   const { paths } = located;
@@ -68,8 +60,8 @@ export async function runDiff(args: readonly string[]): Promise<number> {
     : revisionSides(paths, positionals, values['base-branch']);
   if (!sides.ok) return fail(sides.error);
   const diff = diffSides(sides.value[0], sides.value[1]);
-  process.stdout.write(format === 'json' ? renderDiffJson(diff) : renderDiffMarkdown(diff));
-  return exitCode(diff, failOn);
+  process.stdout.write(format.value === 'json' ? renderDiffJson(diff) : renderDiffMarkdown(diff));
+  return exitCode(diff, failOn.value);
 }
 
 function exitCode(diff: SopDiff, failOn: 'risk' | 'change' | 'never'): number {
@@ -133,11 +125,6 @@ function fileSides(paths: ProjectPaths, before: string, after: string): GitResul
     return compileSide(file, [...others, { file, raw }]);
   };
   return { ok: true, value: [side(before), side(after)] };
-}
-
-function usage(message: string): number {
-  process.stderr.write(`sop diff: ${message}\n\n${USAGE}`);
-  return 2;
 }
 
 function fail(message: string): number {

@@ -7,10 +7,10 @@
  * Exit codes: 0 listed; 1 a terminal node no path reaches (unreachable, or not met within --max-steps); 2 bad
  * usage, no compiled bundle, or no such agent.
  */
-import { parseArgs } from 'node:util';
 import { DEFAULT_PATH_LIMITS, goldenPaths } from '../../generator/analyze/golden-paths.js';
 import { expandedAgent } from '../../generator/analyze/path-fixtures.js';
 import { readProjectBundle } from '../project-bundle.js';
+import { readCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `Usage: sop paths AGENT [--max-paths N] [--max-steps N] [--out DIR]
   Prints the golden paths of AGENT (from the output folder's sop-bundle.json) as JSON.
@@ -19,27 +19,20 @@ const USAGE = `Usage: sop paths AGENT [--max-paths N] [--max-steps N] [--out DIR
   --out DIR       output folder holding sop-bundle.json (default: sop.config.json's, else generated)
 `;
 
+const COMMAND = { name: 'paths', usage: USAGE };
+
 export async function runPaths(args: readonly string[]): Promise<number> {
-  let values: { 'max-paths'?: string; 'max-steps'?: string; out?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        'max-paths': { type: 'string' },
-        'max-steps': { type: 'string' },
-        out: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  if (values.help === true) {
-    process.stderr.write(USAGE);
-    return 0;
-  }
+  const parsed = readCommandArgs(COMMAND, args, {
+    allowPositionals: true,
+    options: {
+      'max-paths': { type: 'string' },
+      'max-steps': { type: 'string' },
+      out: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
   const [agent, ...extra] = positionals;
   if (agent === undefined || extra.length > 0) return usage('name one agent');
   const maxPaths = count(values['max-paths'], DEFAULT_PATH_LIMITS.maxPaths);
@@ -66,8 +59,7 @@ function count(text: string | undefined, fallback: number): number | null {
 }
 
 function usage(message: string): number {
-  process.stderr.write(`sop paths: ${message}\n\n${USAGE}`);
-  return 2;
+  return usageError(COMMAND, message);
 }
 
 function fail(message: string): number {

@@ -11,7 +11,6 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseOutcomes } from '../../generator/analyze/replay/batch-outcomes.js';
 import { renderBatchCsv, renderBatchText } from '../../generator/analyze/replay/batch-render.js';
 import type { BatchSummary } from '../../generator/analyze/replay/batch-summary.js';
@@ -19,6 +18,7 @@ import { replayBatch } from '../../generator/analyze/replay/replay-batch.js';
 import { renderReplayText } from '../../generator/analyze/replay/replay-report.js';
 import { replayFile } from '../../generator/analyze/replay/replay.js';
 import { readProjectBundle } from '../project-bundle.js';
+import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `Usage: sop replay FILE... | DIR [--agent NAME] [--format text|json|csv] [--outcomes FILE] [--out DIR]
   Checks finished conversations against the compiled SOP, by their goto_node calls or, without them, by the walk
@@ -36,31 +36,25 @@ const USAGE = `Usage: sop replay FILE... | DIR [--agent NAME] [--format text|jso
   Exit codes: 0 pass, 1 fail, 2 the replay could not run.
 `;
 
+const COMMAND = { name: 'replay', usage: USAGE };
+
 export async function runReplay(args: readonly string[]): Promise<number> {
-  let values: { agent?: string; format?: string; out?: string; outcomes?: string; 'max-states'?: string; help?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      allowPositionals: true,
-      options: {
-        agent: { type: 'string' },
-        format: { type: 'string' },
-        out: { type: 'string' },
-        outcomes: { type: 'string' },
-        'max-states': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  if (values.help === true) {
-    process.stderr.write(USAGE);
-    return 0;
-  }
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json' && format !== 'csv') return usage(`--format is text, json or csv, got ${format}`);
+  const parsed = readCommandArgs(COMMAND, args, {
+    allowPositionals: true,
+    options: {
+      agent: { type: 'string' },
+      format: { type: 'string' },
+      out: { type: 'string' },
+      outcomes: { type: 'string' },
+      'max-states': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const chosen = oneOf('--format', values.format, ['text', 'json', 'csv'], 'text');
+  if ('problem' in chosen) return usage(chosen.problem);
+  const format = chosen.value;
   if (positionals.length === 0) return usage('name a transcript file or a folder of them');
   let maxStates: number | undefined;
   if (values['max-states'] !== undefined) {
@@ -138,8 +132,7 @@ function isFile(path: string): boolean {
 }
 
 function usage(message: string): number {
-  process.stderr.write(`sop replay: ${message}\n\n${USAGE}`);
-  return 2;
+  return usageError(COMMAND, message);
 }
 
 function fail(message: string): number {

@@ -8,7 +8,6 @@
  * usage.
  */
 import { existsSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { createCatalog } from '../../runtime/agents/agent-catalog.js';
 import { migrateRuns, type RunMigration } from '../../runtime/service/run-migration.js';
@@ -22,6 +21,7 @@ import {
 import type { RunStore } from '../../runtime/store/run-store.js';
 import { readProjectBundle } from '../project-bundle.js';
 import { findProjectRoot } from '../project-root.js';
+import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 
 const USAGE = `Usage: sop runs migrate --agent A [--to HASH] [--dry-run] [--store URL] [--out DIR] [--format text|json]
   Moves the runs of agent A to a new version of its SOP, run by run: a run moves when its path (renames applied)
@@ -33,30 +33,25 @@ const USAGE = `Usage: sop runs migrate --agent A [--to HASH] [--dry-run] [--stor
   --out DIR    the output folder holding sop-bundle.json (default: sop.config.json's, else generated)
 `;
 
+const COMMAND = { name: 'runs migrate', usage: USAGE };
+
 export async function runMigrate(args: readonly string[]): Promise<number> {
-  let values: { agent?: string; to?: string; 'dry-run'?: boolean; store?: string; out?: string; format?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: [...args],
-      options: {
-        agent: { type: 'string' },
-        to: { type: 'string' },
-        'dry-run': { type: 'boolean' },
-        store: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    return usage((error as Error).message);
-  }
-  if (values.help === true) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') return usage(`--format is text or json, got ${format}`);
+  const parsed = readCommandArgs(COMMAND, args, {
+    options: {
+      agent: { type: 'string' },
+      to: { type: 'string' },
+      'dry-run': { type: 'boolean' },
+      store: { type: 'string' },
+      out: { type: 'string' },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const chosen = oneOf('--format', values.format, ['text', 'json'], 'text');
+  if ('problem' in chosen) return usage(chosen.problem);
+  const format = chosen.value;
   if (values.agent === undefined) return usage('name the agent whose runs move: --agent A');
   const agent = values.agent;
   const root = findProjectRoot(process.cwd());
@@ -133,8 +128,7 @@ function printable(value: string): string {
 }
 
 function usage(message: string): number {
-  process.stderr.write(`sop runs migrate: ${message}\n\n${USAGE}`);
-  return 2;
+  return usageError(COMMAND, message);
 }
 
 function fail(message: string): number {
