@@ -14,6 +14,7 @@ export function distPath(...parts: string[]): string {
 }
 
 export const NOOP_FLOOR = distPath('bench', 'floors', 'noop-server.js');
+export const FORWARD_PROXY_FLOOR = distPath('bench', 'floors', 'forward-proxy.js');
 export const PARSE_FLOOR = distPath('bench', 'floors', 'parse-and-write.js');
 export const IDLE_RUNS_PROBE = distPath('bench', 'probes', 'idle-runs.js');
 export const BUILD_PHASES_PROBE = distPath('bench', 'probes', 'build-phases.js');

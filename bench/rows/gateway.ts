@@ -4,7 +4,11 @@
  *   - a domain call through the gateway ÷ the same call made directly to the same domain server, both over stdio
  *     with the SDK client, p50 (goal ≤ 1.3). The call is `get_order_details` at INFO (a read the node offers);
  *     through the gateway it is decided on the run, committed twice (forwarding, then the answer: the memory
- *     store, stdio's default) and sent on. Calls go in alternating blocks so a noisy phase hits both;
+ *     store, stdio's default) and sent on. Calls go in alternating blocks so a noisy phase hits both. A third
+ *     series, through a bare forwarding proxy on the same SDK (`bench/floors/forward-proxy.ts`), splits the ratio
+ *     into the second hop's cost (the proxy ÷ direct, in the note) and the gateway's own work: the gateway ÷ the
+ *     proxy, a row of its own (goal ≤ 1.3). No server in the middle of a stdio pipe can meet 1.3 × direct: the
+ *     bare proxy alone measures 2.7–3.0 × (2026-11-27);
  *   - what a model reads of the tools: the gateway's `tools/list` ÷ the domain server's own list plus the
  *     toolkit's four tools as `sop serve` lists them, in o200k tokens of the JSON (goal ≤ 1.05). The difference is
  *     the optional `run_id` the gateway adds to every domain tool, and its `listChanged` capability.
@@ -12,11 +16,16 @@
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { connectStdio, type StdioConnection } from '../clients/sdk-stdio.js';
 import type { BenchContext, BenchRow } from '../context.js';
-import { distPath, ROOT } from '../project.js';
+import { distPath, FORWARD_PROXY_FLOOR, ROOT } from '../project.js';
 import { row, type Row } from '../report.js';
 import { interleavedCalls, percentile } from '../stats.js';
 
 const CALL = { name: 'domain call through the gateway ÷ direct to the domain server (stdio, p50)', goal: '<= 1.3', unit: 'ms' } as const;
+const OWN = {
+  name: 'domain call through the gateway ÷ a bare forwarding proxy on the same SDK (stdio, p50)',
+  goal: '<= 1.3',
+  unit: 'ms',
+} as const;
 const TOOLS = { name: "tools/list tokens, gateway ÷ domain server's list + the toolkit's tools", goal: '<= 1.05', unit: 'tokens' } as const;
 
 const RETAIL_SERVER = distPath('examples', 'retail-tools', 'main.js');
@@ -29,10 +38,12 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   let gateway: StdioConnection | undefined;
   let direct: StdioConnection | undefined;
   let plain: StdioConnection | undefined;
+  let proxy: StdioConnection | undefined;
   try {
     gateway = await connectStdio([CLI, 'serve', '--gateway', '--agents', 'retail_customer_support'], ROOT, ctx.signal);
     direct = await connectStdio([RETAIL_SERVER], ROOT, ctx.signal);
     plain = await connectStdio([CLI, 'serve', '--agents', 'retail_customer_support', '--inspect', 'where'], ROOT, ctx.signal);
+    proxy = await connectStdio([FORWARD_PROXY_FLOOR, '--', RETAIL_SERVER], ROOT, ctx.signal);
     await gateway.call('load_graph', { agent: 'retail_customer_support' });
     for (const node_id of ['START', 'AUTH']) await gateway.call('goto_node', { node_id });
     const found = await gateway.call('find_user_id_by_email', { email: 'sophia.martin4832@example.com' });
@@ -40,18 +51,22 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     for (const node_id of ['ROUTE', 'INFO']) await gateway.call('goto_node', { node_id });
     const through = gateway.client;
     const straight = direct.client;
+    const forwarded = proxy.client;
     const check = await gateway.call('get_order_details', ORDER);
     if (check.isError) throw new Error(`get_order_details through the gateway failed: ${check.text}`);
 
-    ctx.log(`row gateway: ${rounds} × (${block} through the gateway + ${block} direct) get_order_details calls`);
+    ctx.log(
+      `row gateway: ${rounds} × (${block} through the gateway + ${block} direct + ${block} through a bare proxy) get_order_details calls`,
+    );
     const times = await interleavedCalls(
       {
         gateway: () => through.callTool({ name: 'get_order_details', arguments: ORDER }),
         direct: () => straight.callTool({ name: 'get_order_details', arguments: ORDER }),
+        proxy: () => forwarded.callTool({ name: 'get_order_details', arguments: ORDER }),
       },
       { rounds, block },
     );
-    const [p50, p50Direct] = [percentile(times.gateway, 50), percentile(times.direct, 50)];
+    const [p50, p50Direct, p50Proxy] = [percentile(times.gateway, 50), percentile(times.direct, 50), percentile(times.proxy, 50)];
 
     const listed = (await through.listTools()).tools;
     const own = (await straight.listTools()).tools;
@@ -65,7 +80,17 @@ async function run(ctx: BenchContext): Promise<Row[]> {
         floor: p50Direct,
         note:
           `${times.gateway.length} calls each; p99 ${percentile(times.gateway, 99).toFixed(3)} ms through the gateway, ` +
-          `${percentile(times.direct, 99).toFixed(3)} ms direct; the gateway's run on the memory store (stdio's default)`,
+          `${percentile(times.direct, 99).toFixed(3)} ms direct; the gateway's run on the memory store (stdio's default); ` +
+          `a bare forwarding proxy on the same SDK: p50 ${p50Proxy.toFixed(3)} ms, ${(p50Proxy / p50Direct).toFixed(2)} × direct ` +
+          `(the second hop; the gateway's own work is the next row)`,
+      }),
+      row({
+        ...OWN,
+        value: p50,
+        floor: p50Proxy,
+        note:
+          `${times.gateway.length} calls each; p99 ${percentile(times.gateway, 99).toFixed(3)} ms through the gateway, ` +
+          `${percentile(times.proxy, 99).toFixed(3)} ms through the proxy (it checks nothing, keeps no run, audits nothing)`,
       }),
       row({
         ...TOOLS,
@@ -78,13 +103,14 @@ async function run(ctx: BenchContext): Promise<Row[]> {
     await gateway?.close().catch(() => {});
     await direct?.close().catch(() => {});
     await plain?.close().catch(() => {});
+    await proxy?.close().catch(() => {});
   }
 }
 
 export const gatewayRow: BenchRow = {
   id: 'gateway',
   title: 'the gateway: a domain call, and the tools a model reads',
-  specs: [CALL, TOOLS],
+  specs: [CALL, OWN, TOOLS],
   budgetMs: 120_000,
   run,
 };
