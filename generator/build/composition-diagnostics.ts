@@ -116,7 +116,13 @@ function callProblem(
   }
   const sop = agentOf(callee);
   if (sop === undefined) {
-    return diagnosticAt(model.file, 'SOP076', span, `${where}, whose SOP (${callee.file}) does not compile: fix its errors first.`);
+    return diagnosticAt(
+      model.file,
+      'SOP076',
+      span,
+      `${where}, whose SOP (${callee.file}) does not compile: fix its errors first.`,
+      `Fix the errors reported in ${callee.file}; this call is checked again once it compiles.`,
+    );
   }
   const entryLimit = entryOf(sop.transitions.limits, sop.transitions.entry);
   if (entryLimit !== undefined) {

@@ -386,7 +386,8 @@ export const DIAGNOSTIC_CODES = {
   },
   SOP076: {
     severity: 'error',
-    title: "A sub-flow cannot be expanded: the called SOP's entry node has `max_visits`, or the expansion has too many nodes.",
+    title:
+      'A sub-flow cannot be expanded: the called SOP does not compile, its entry node has `max_visits`, or the expansion has too many nodes.',
     remediation: 'Move the visit limit to a node after the entry node, or call fewer or smaller SOPs.',
     docs: 'sub-flows',
   },

@@ -461,6 +461,14 @@ describe('diagnostic catalog', () => {
         10,
         '`CALL` calls `callee`, whose SOP (sops/callee.md) does not compile: fix its errors first.',
       ]);
+      const broken = compositionDiagnostics([
+        compileSop('sops/caller.md', CALLER),
+        compileSop('sops/callee.md', withLine(19, '### ASKK', CALLEE)),
+      ]);
+      // What to do is about the callee, not the visit limit or the size the code's other findings are about.
+      expect(broken.find((d) => d.code === 'SOP076')?.remediation).toBe(
+        'Fix the errors reported in sops/callee.md; this call is checked again once it compiles.',
+      );
     });
 
     it('SOP055 and SOP054 over the expansion: the callee offers a guarded tool before the step that passes it', () => {
