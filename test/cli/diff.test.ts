@@ -144,6 +144,16 @@ describe('sop diff', () => {
     const broken = diffJson('main');
     expect(broken.risks[0]).toMatchObject({ agent: null, kind: 'does-not-build' });
     expect(broken.risks[0]?.message).toContain('SOP020');
+    // The agent is not removed: it does not build, and the diff says that instead of comparing it.
+    expect(broken.risks.map((risk) => risk.kind)).not.toContain('agent-removed');
+    expect(broken.agents.find((a) => a.agent === 'retail_orders')?.status).toBe('unbuilt');
+    // The same with two files, whose paths differ: the broken file still declares the agent.
+    writeFileSync(join(repo, 'old-retail.md'), git('show', 'main:sops/retail_orders.md'));
+    const files = diffJson('old-retail.md', 'sops/retail_orders.md');
+    expect(files.risks.map((risk) => risk.kind)).toEqual(['does-not-build']);
+    expect(runCli(['diff', 'old-retail.md', 'sops/retail_orders.md'], repo).stdout).toContain(
+      'Does not build in the new version (was version 2.0): not compared.',
+    );
     const unknown = runCli(['diff', 'no-such-branch'], repo);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain('no-such-branch');

@@ -22,6 +22,8 @@ export interface CompiledSide {
   readonly agents: ReadonlyMap<string, CompiledSop>;
   /** Every error of the side (a file with one makes no agent). */
   readonly errors: readonly Diagnostic[];
+  /** Agents declared by files with errors (their frontmatter read), by name: the file. Not built, not removed. */
+  readonly unbuilt: ReadonlyMap<string, string>;
   /** The files read. */
   readonly files: readonly string[];
 }
@@ -34,12 +36,16 @@ export function compileSide(label: string, sources: readonly SourceFile[]): Comp
   const errors = [...compiled.flatMap((c) => c.diagnostics), ...across].filter((d) => d.severity === 'error').sort(compareDiagnostics);
   const failing = new Set(errors.map((d) => d.file));
   const agents = new Map<string, CompiledSop>();
+  const unbuilt = new Map<string, string>();
   for (const c of compiled) {
-    if (failing.has(c.file)) continue;
+    if (failing.has(c.file)) {
+      if (c.model !== null && !unbuilt.has(c.model.agent)) unbuilt.set(c.model.agent, c.file);
+      continue;
+    }
     const agent = compiledAgentOf(c);
     if (agent.ok) agents.set(agent.sop.meta.agent, agent.sop);
   }
-  return { label, agents, errors, files: compiled.map((c) => c.file) };
+  return { label, agents, errors, unbuilt, files: compiled.map((c) => c.file) };
 }
 
 /** A side's agent expanded with the SOPs it calls on that side, or the agent itself when that fails. */

@@ -53,7 +53,7 @@ export function risksOf(base: CompiledSide, head: CompiledSide, agents: readonly
   }
   for (const diff of agents) {
     const agent = diff.agent;
-    if (diff.status === 'removed' && !head.errors.some((d) => d.file === base.agents.get(agent)?.sourceFile)) {
+    if (diff.status === 'removed') {
       risks.push({
         agent,
         kind: 'agent-removed',

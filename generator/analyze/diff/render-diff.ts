@@ -36,6 +36,8 @@ function agentSection(agent: AgentDiff): string[] {
   const title = `### ${code(agent.agent)}`;
   if (agent.status === 'added') return [title, '', `New SOP (version ${agent.head?.version}).`];
   if (agent.status === 'removed') return [title, '', `Removed (was version ${agent.base?.version}).`];
+  if (agent.status === 'unbuilt')
+    return [title, '', `Does not build in the new version (was version ${agent.base?.version}): not compared.`];
   const out: string[] = [title, ''];
   const item = (label: string, entries: readonly string[]) => {
     if (entries.length > 0) out.push(`- **${label}**: ${entries.join(', ')}`);

@@ -29,7 +29,8 @@ export interface EdgeInfo {
 
 export interface AgentDiff {
   readonly agent: string;
-  readonly status: 'added' | 'removed' | 'changed' | 'unchanged';
+  /** `unbuilt`: its file on the new side has errors, so there is nothing to compare (not a removal). */
+  readonly status: 'added' | 'removed' | 'unbuilt' | 'changed' | 'unchanged';
   readonly base: { readonly version: string; readonly source_hash: string } | null;
   readonly head: { readonly version: string; readonly source_hash: string } | null;
   readonly nodes: {
@@ -105,7 +106,8 @@ function diffAgent(agent: string, baseSide: CompiledSide, headSide: CompiledSide
   };
   const facts = (sop: CompiledSop | undefined) => (sop === undefined ? null : { version: sop.meta.version, source_hash: sop.sourceHash });
   if (base === undefined || head === undefined) {
-    return { agent, status: base === undefined ? 'added' : 'removed', base: facts(base), head: facts(head), ...empty };
+    const status = base === undefined ? 'added' : headSide.unbuilt.has(agent) ? 'unbuilt' : 'removed';
+    return { agent, status, base: facts(base), head: facts(head), ...empty };
   }
   const baseExpanded = expandedOn(baseSide, base);
   const headExpanded = expandedOn(headSide, head);
