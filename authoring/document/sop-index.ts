@@ -98,6 +98,12 @@ export function indexSop(document: DocumentBuild, lines: SourceLines): SopIndex 
     for (const occ of flowchart.ast.nodes) {
       if (!otherIds.has(occ.id)) add({ name: occ.id, of: 'node', kind: 'flowchart', span: flowchart.toFile(occ.idSpan) });
     }
+    // `style A …`, `class A,B name`, `click A …` name nodes too: a rename must take them along (a class on a subgraph
+    // or an edge id is not a node's).
+    for (const ref of flowchart.ast.styled) {
+      if (declared.has(ref.id) && !otherIds.has(ref.id))
+        add({ name: ref.id, of: 'node', kind: 'flowchart', span: flowchart.toFile(ref.span) });
+    }
   }
 
   const prompts = model?.prompts ?? parsed?.prompts.prompts ?? [];

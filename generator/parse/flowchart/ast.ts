@@ -140,6 +140,16 @@ export interface SubgraphOccurrence {
   readonly nodeIds: readonly string[];
 }
 
+/**
+ * A node id named by a styling or interaction statement (`style A …`, `class A,B name`, `click A …`). These do not
+ * change the graph as the SOP reads it, but renaming a node must rename them too, or the style stays on the old id.
+ */
+export interface StyledReference {
+  readonly id: string;
+  readonly span: BlockSpan;
+  readonly statement: 'style' | 'class' | 'click';
+}
+
 export type FlowDirection = 'TB' | 'TD' | 'BT' | 'LR' | 'RL';
 
 export interface FlowchartAst {
@@ -156,6 +166,8 @@ export interface FlowchartAst {
   /** Edges in source order; `A --> B --> C` yields two, `A & B --> C` yields two. */
   readonly edges: readonly EdgeOccurrence[];
   readonly subgraphs: readonly SubgraphOccurrence[];
+  /** Node ids in `style`, `class` and `click` statements, in source order. */
+  readonly styled: readonly StyledReference[];
 }
 
 /** A problem found by the flowchart parser, in block coordinates. Codes come from the diagnostic catalog. */

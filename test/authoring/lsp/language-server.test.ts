@@ -269,6 +269,23 @@ describe('rename', () => {
     expect(compileDocument('sops/retail.md', router).compiled.diagnostics).toEqual([]);
   });
 
+  it('renames a node in the style, class and click statements that name it, and only there where it is that node', async () => {
+    const path = file('styled.md');
+    const styled = BASE_SOP.replace(
+      '```\n',
+      '    style ASK fill:#fde68a\n    classDef hot stroke:#b45309\n    class START,ASK hot\n    click ASK "https://example.com/ask"\n```\n',
+    );
+    expect(styled).toContain('class START,ASK hot');
+    await client.open(path, styled);
+    const renamed = await rename(path, at(styled, 'style ASK', 0, 7), 'QUESTION');
+    expect(renamed).toContain('style QUESTION fill:#fde68a');
+    expect(renamed).toContain('class START,QUESTION hot');
+    expect(renamed).toContain('click QUESTION "https://example.com/ask"');
+    expect(renamed).toContain('classDef hot stroke'); // a class name is not a node
+    expect(renamed).not.toMatch(/\bASK\b/);
+    expect(compileDocument('sops/styled.md', renamed).compiled.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
+  });
+
   it('renames escalation nodes and node_prompts keys, and a tool everywhere it is named', async () => {
     const text = repo(HELPDESK);
     const hold = await rename(file(HELPDESK), at(text, 'escalate_to: SECURITY_HOLD', 0, 14), 'LOCKED');

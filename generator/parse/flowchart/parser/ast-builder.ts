@@ -9,7 +9,15 @@
  *
  * Optional AST fields are always present (undefined when absent): objects of one shape keep large charts fast.
  */
-import type { EdgeOccurrence, FlowchartAst, FlowDirection, NodeOccurrence, NodeShape, SubgraphOccurrence } from '../ast.js';
+import type {
+  EdgeOccurrence,
+  FlowchartAst,
+  FlowDirection,
+  NodeOccurrence,
+  NodeShape,
+  StyledReference,
+  SubgraphOccurrence,
+} from '../ast.js';
 import type { LabelText } from '../semantics/label-text.js';
 import type { LinkType } from '../semantics/link-type.js';
 import type { LineIndex } from '../source/lines.js';
@@ -58,6 +66,7 @@ export class AstBuilder {
   readonly #lines: LineIndex;
   readonly #nodes: NodeOccurrence[] = [];
   readonly #edges: EdgeOccurrence[] = [];
+  readonly #styled: StyledReference[] = [];
   readonly #subgraphs: { readonly start: number; readonly value: SubgraphOccurrence }[] = [];
   /** Node ids of the subgraphs being parsed, innermost last. */
   readonly #open: Set<string>[] = [];
@@ -176,6 +185,11 @@ export class AstBuilder {
     return false;
   }
 
+  /** Records a node id a `style`, `class` or `click` statement names. */
+  addStyled(ref: NodeRef, statement: StyledReference['statement']): void {
+    this.#styled.push({ id: ref.id, span: this.#lines.span(ref.start, ref.end), statement });
+  }
+
   /** How many edges exist so far (what `linkStyle` indexes count). */
   get edgeCount(): number {
     return this.#edges.length;
@@ -208,6 +222,7 @@ export class AstBuilder {
       nodes: this.#nodes,
       edges: this.#edges,
       subgraphs: [...this.#subgraphs].sort((a, b) => a.start - b.start).map((s) => s.value),
+      styled: this.#styled,
     };
   }
 }

@@ -1,7 +1,8 @@
 /**
  * The styling and interaction statements: `style`, `classDef`, `class`, `linkStyle` and `click`. They do not
- * change the graph, so they are checked against Mermaid's grammar and otherwise ignored. The one semantic check
- * Mermaid makes while parsing is kept: `linkStyle` may only name links defined above it.
+ * change the graph, so they are checked against Mermaid's grammar, and the node ids they name are recorded (so a
+ * rename reaches them). The one semantic check Mermaid makes while parsing is kept: `linkStyle` may only name
+ * links defined above it.
  */
 import { expectOneSpace, expectSeparator, expected, fail, type ParseContext } from './parse-context.js';
 import { parseIdString } from './parse-vertex.js';
@@ -42,7 +43,7 @@ function statementKeyword(ctx: ParseContext, usage: string): void {
 /** `style A fill:#f9f,stroke:#333` */
 export function parseStyleStatement(ctx: ParseContext): void {
   statementKeyword(ctx, 'style A fill:#f9f');
-  parseIdString(ctx, "after 'style'");
+  ctx.ast.addStyled(parseIdString(ctx, "after 'style'"), 'style');
   expectOneSpace(ctx, 'after the node id');
   parseStyles(ctx, 'after the node id');
   expectSeparator(ctx, 'after the style');
@@ -60,7 +61,13 @@ export function parseClassDefStatement(ctx: ParseContext): void {
 /** `class A,B name` */
 export function parseClassStatement(ctx: ParseContext): void {
   statementKeyword(ctx, 'class A,B name');
-  parseIdString(ctx, "after 'class'");
+  // Mermaid splits the ids at commas (`class A,B name`); each is a node.
+  const ids = parseIdString(ctx, "after 'class'");
+  let start = ids.start;
+  for (const id of ids.id.split(',')) {
+    if (id !== '') ctx.ast.addStyled({ id, start, end: start + id.length }, 'class');
+    start += id.length + 1;
+  }
   expectOneSpace(ctx, 'after the node ids');
   parseIdString(ctx, 'after the node ids');
   expectSeparator(ctx, "after the class name (use 'class A,B name')");
@@ -128,6 +135,7 @@ export function parseClickStatement(ctx: ParseContext): void {
   const id = stream.peek();
   if (id.kind !== 'CLICK') expected(id, 'a node id', "after 'click'");
   stream.next();
+  ctx.ast.addStyled({ id: id.text, start: id.start, end: id.end }, 'click');
   const action = stream.peek();
   if (stream.accept('CALL_KEYWORD')) {
     const name = stream.peek();
