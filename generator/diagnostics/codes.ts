@@ -164,6 +164,13 @@ export const DIAGNOSTIC_CODES = {
     docs: 'node-prompts',
   },
   // Graph consistency
+  SOP026: {
+    severity: 'warning',
+    title: 'A `style`, `class` or `click` statement names no node of the flowchart.',
+    remediation:
+      'Name a node of the flowchart (a renamed node keeps its old id here unless the rename reaches it); for `style`, Mermaid otherwise draws a new, unconnected node of that name.',
+    docs: 'the-flowchart',
+  },
   SOP030: {
     severity: 'error',
     title: '`entry_node` is not a node of the flowchart.',

@@ -8,9 +8,13 @@
  *   (Mermaid draws the edge to the group's border). Naming a subgraph id alone (`S`, or `S@{ … }` metadata) only
  *   groups or styles it, and makes no node;
  * - an edge id is no node either: an edge to `e1` after `A e1@--> B` is an error (SOP017); Mermaid 11 creates no
- *   node for it and fails to draw the chart.
+ *   node for it and fails to draw the chart;
+ * - `style X`, `class X name` and `click X` that name no node, subgraph or edge are warned about (SOP026): `style`
+ *   makes Mermaid draw a new node `X` the SOP does not have, the others do nothing. Most often an old id after a
+ *   rename.
  */
 import type { EdgeStyle } from '../../contract/compiled-sop.js';
+import { suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import type { BlockSpan, EdgeOccurrence } from '../parse/flowchart/ast.js';
 import type { ParsedFlowchart } from '../parse/parse-sop.js';
@@ -39,7 +43,32 @@ export function flowchartGraph(file: string, flowchart: ParsedFlowchart): Flowch
     const toBad = notANode(e.to, e.toSpan);
     if (!fromBad && !toBad) edges.push(...modelEdges(e, flowchart));
   }
+  diagnostics.push(...styledStrangers(file, flowchart, ids, subgraphs));
   return { nodes, edges, diagnostics };
+}
+
+/** SOP026: ids in `style`, `class` and `click` statements that are no node, subgraph or edge of the chart. */
+function styledStrangers(
+  file: string,
+  flowchart: ParsedFlowchart,
+  nodeIds: ReadonlySet<string>,
+  subgraphs: ReadonlyMap<string, BlockSpan>,
+): Diagnostic[] {
+  const edgeIds = new Set(flowchart.ast.edges.flatMap((e) => (e.id === undefined ? [] : [e.id])));
+  const strangers = flowchart.ast.styled.filter((ref) => !nodeIds.has(ref.id) && !subgraphs.has(ref.id) && !edgeIds.has(ref.id));
+  if (strangers.length === 0) return [];
+  const like = suggester([...nodeIds]);
+  return strangers.map((ref) =>
+    diagnosticAt(
+      file,
+      'SOP026',
+      flowchart.toFile(ref.span),
+      ref.statement === 'style'
+        ? `\`style ${ref.id}\` names no node of the flowchart: Mermaid draws a new, unconnected node \`${ref.id}\` for it, which the SOP does not have.`
+        : `\`${ref.statement} ${ref.id}\` names no node of the flowchart, so it does nothing.`,
+      like.suggestion(ref.id, 'node id'),
+    ),
+  );
 }
 
 interface NodeState {

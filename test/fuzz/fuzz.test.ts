@@ -28,10 +28,20 @@ const budgetMs = (characters: number) => 1000 + 8000 * (characters / 1e6);
 /** Recipes whose size is the point run at the size that found them; the rest at 200 KB. */
 const SIZES: Record<string, number> = { 'a megabyte id': 1_000_000, 'blank lines in a node_prompts block': 100_000 };
 
+/**
+ * A problem, or the time over budget. Other work on the machine only ever adds time, so an input over budget is run
+ * twice more and judged by its fastest run: a quadratic step is over budget every time, a busy moment is not.
+ */
 async function check(text: string): Promise<string | null> {
-  const outcome = await runner.run(text, budgetMs(text.length) * 3);
-  if (outcome.problem !== null) return outcome.problem;
-  return outcome.ms > budgetMs(text.length) ? `${Math.round(outcome.ms)} ms for ${text.length} characters` : null;
+  const budget = budgetMs(text.length);
+  const times: number[] = [];
+  while (times.length < 3) {
+    const outcome = await runner.run(text, budget * 3);
+    if (outcome.problem !== null) return outcome.problem;
+    times.push(outcome.ms);
+    if (outcome.ms <= budget) return null;
+  }
+  return `${times.map((ms) => Math.round(ms)).join(', ')} ms for ${text.length} characters (budget ${Math.round(budget)} ms)`;
 }
 
 describe('fuzz (bounded)', () => {

@@ -37,6 +37,21 @@ const cases: Record<string, Case> = {
     message: /`policies.__proto__`: a policy id must match/,
     remediation: /lowercase letters/,
   },
+  'style names no node (Mermaid would draw one)': {
+    code: 'SOP026',
+    given: withLine(15, '    style AKS fill:#f9f\n```'),
+    line: 15,
+    column: 11,
+    message: /`style AKS` names no node of the flowchart: Mermaid draws a new, unconnected node `AKS`/,
+    remediation: /Did you mean `ASK`\?/,
+  },
+  'class names no node': {
+    code: 'SOP026',
+    given: withLine(15, '    classDef hot fill:#f9f\n    class START,GONE hot\n```'),
+    line: 16,
+    column: 17,
+    message: /`class GONE` names no node of the flowchart, so it does nothing/,
+  },
   'node id __proto__': {
     code: 'SOP034',
     given: insertBefore(15, '    __proto__[Lost] --> DONE'),

@@ -119,3 +119,26 @@ describe('ids Mermaid accepts and the SOP format does not', () => {
 it('the base SOP has no flowchart diagnostics', () => {
   expect(compileSop('sops/demo.md', BASE_SOP).diagnostics).toEqual([]);
 });
+
+describe('style, class and click name nodes', () => {
+  it('on nodes, subgraphs and edge ids they say nothing; elsewhere a warning (SOP026): style makes Mermaid draw a node', () => {
+    const styledWell = [
+      '    subgraph S',
+      '      DONE([Done])',
+      '    end',
+      '    ASK e1@--> DONE',
+      '    classDef hot stroke:#b45309',
+      '    style ASK fill:#fde68a',
+      '    style S fill:#eee',
+      '    class START,ASK,S,e1 hot',
+      '    click ASK "https://example.com"',
+    ].join('\n');
+    expect(diagnostics(styledWell)).toEqual([]);
+    const stale = ['    ASK --> DONE([Done])', '    style AKS fill:#fde68a', '    click GONE "https://example.com"'].join('\n');
+    expect(diagnostics(stale)).toEqual([
+      'SOP026 warning 15:11-15:14 `style AKS` names no node of the flowchart: Mermaid draws a new, unconnected node `AKS` for it, which the SOP does not have.',
+      'SOP026 warning 16:11-16:15 `click GONE` names no node of the flowchart, so it does nothing.',
+    ]);
+    expect(graphOf(stale).nodes.map((n) => n.id)).toEqual(['START', 'ASK', 'DONE']);
+  });
+});
