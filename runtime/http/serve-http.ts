@@ -40,6 +40,7 @@ import { screenIncoming } from '../mcp/message-guard.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
 import type { Caller, SessionService } from '../service/session-service.js';
 import { type HttpAuth, principalOf, principalOfAuth } from './auth.js';
+import { answerPlainToolCall, plainToolCall } from './plain-tool-call.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, sendJsonRpcError } from './json-rpc-error.js';
 import { isLoopback, LOOPBACK_HOSTNAMES, requestGuard } from './request-guard.js';
 
@@ -103,7 +104,11 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       res.status(screened.response.error.code === INVALID_REQUEST ? 400 : 200).json(screened.response);
       return;
     }
-    await answer(req, res, screened.message);
+    const call = plainToolCall(req, screened.message);
+    if (call === undefined) return answer(req, res, screened.message);
+    const sessionId = req.header('mcp-session-id');
+    if (sessionId !== undefined && !(await service.hasSession(sessionId, principalOf(req)))) return unknownSession(res);
+    await answerPlainToolCall(service, req, res, call, sessionId);
   });
 
   app.get(MCP_PATH, (_req: Request, res: Response) => {

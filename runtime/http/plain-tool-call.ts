@@ -1,0 +1,74 @@
+/**
+ * The hot path of a 2025-era HTTP conversation: a `tools/call`, answered straight from the session service as one
+ * JSON response, without the SDK's per-request serving (a `Server` shell and transport made and torn down, the Node
+ * request turned into a web `Request` and the answer into an event stream and back). On the bench's HTTP row that
+ * serving was most of what a call cost beyond the tool itself.
+ *
+ * Only the plainest form of the request takes this path; anything else goes the SDK's way and is answered as ever:
+ * another method, a 2026-07-28 request envelope or standard header (`Mcp-Method`, `Mcp-Name`), an `Accept` or an
+ * `MCP-Protocol-Version` the SDK would refuse. The answer is what the SDK's handler would send, as
+ * `application/json` rather than a one-event stream: a 2025-era client accepts both (it must send an `Accept` with
+ * both to get here), and a tool call here never streams (2025-era HTTP requests cannot be asked anything mid-call,
+ * and the server sends no progress).
+ */
+import { type CallToolResult, type JSONRPCMessage, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import type { Request, Response } from 'express';
+import { type Caller, isQuestion, type SessionService } from '../service/session-service.js';
+import { principalOf } from './auth.js';
+import { INTERNAL_ERROR } from './json-rpc-error.js';
+
+/** The `_meta` keys of the 2026-07-28 request envelope all start so. */
+const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+
+export interface PlainToolCall {
+  readonly id: string | number;
+  readonly name: string;
+  readonly arguments: unknown;
+  readonly meta: Record<string, unknown> | undefined;
+}
+
+/** The call, when this request is a plain 2025-era `tools/call` (already screened: its params fit the method). */
+export function plainToolCall(req: Request, message: JSONRPCMessage): PlainToolCall | undefined {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
+  const params = message.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
+  const meta = params._meta;
+  if (meta !== undefined && Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return undefined;
+  const headers = req.headers;
+  if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
+  const version = headers['mcp-protocol-version'];
+  if (version !== undefined && (typeof version !== 'string' || !LEGACY_VERSIONS.has(version))) return undefined;
+  const accept = headers.accept;
+  if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
+  return { id: message.id, name: params.name, arguments: params.arguments, meta };
+}
+
+/**
+ * Answers the call for the session the request names (none: a stateless client, which passes `run_id`). The
+ * service commits before it answers, so the response is written only after the call's state change is stored.
+ */
+export async function answerPlainToolCall(
+  service: SessionService,
+  req: Request,
+  res: Response,
+  call: PlainToolCall,
+  sessionId: string | undefined,
+): Promise<void> {
+  const caller: Caller = { principal: principalOf(req), sessionId, channel: 'request' };
+  let result: CallToolResult;
+  try {
+    const answer = await service.callTool(call.name, call.arguments, caller, { meta: call.meta, requestId: call.id, canAsk: false });
+    // canAsk is false, so the service never asks a question here.
+    if (isQuestion(answer)) throw new Error('a tool call on a 2025-era HTTP request was answered with a question');
+    result = answer;
+  } catch (error) {
+    const known = error instanceof ProtocolError;
+    if (!known) service.logger.error('MCP request', error);
+    const code = known ? error.code : INTERNAL_ERROR;
+    const message = known ? error.message : 'Internal error';
+    const data = known && error.data !== undefined ? { data: error.data } : {};
+    res.status(200).json({ jsonrpc: '2.0', id: call.id, error: { code, message, ...data } });
+    return;
+  }
+  res.status(200).json({ jsonrpc: '2.0', id: call.id, result });
+}
