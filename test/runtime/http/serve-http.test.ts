@@ -113,6 +113,34 @@ describe('Streamable HTTP', () => {
     expect(listed.result?.tools.map((tool: { name: string }) => tool.name)).toEqual(['load_graph', 'goto_node', 'todo', 'inspect']);
   });
 
+  it('answers a plain 2025-era tools/call as one JSON response; other forms of the request go the SDK way, as before', async () => {
+    const call = (headers: Record<string, string>, params: object = { name: 'load_graph', arguments: { agent: 'support_desk' } }) =>
+      rawRequest(server.url, {
+        headers: { ...MCP_HEADERS, host, 'mcp-protocol-version': '2025-06-18', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 11, method: 'tools/call', params }),
+      });
+    const plain = await call({});
+    expect(plain.status).toBe(200);
+    expect(plain.headers['content-type']).toMatch(/^application\/json/);
+    const answer = JSON.parse(plain.body) as { id: number; result: { structuredContent: { run_id: string } } };
+    expect(answer.id).toBe(11);
+    expect(answer.result.structuredContent.run_id).toMatch(/^run_/);
+    // The same call through the SDK's serving (a standard 2026 header sends it there) answers the same, as a stream.
+    const viaSdk = await call({ 'mcp-name': 'load_graph' });
+    expect(viaSdk.headers['content-type']).toMatch(/^text\/event-stream/);
+    // An unknown tool is the same JSON-RPC error on both paths.
+    const unknown = await call({}, { name: 'nope', arguments: {} });
+    expect(jsonRpcError(unknown.body, 11)).toMatchObject({
+      code: -32602,
+      message: expect.stringMatching(/^Unknown tool: nope\. Available tools: load_graph, goto_node/),
+    });
+    // What the SDK refuses is still refused by it: an Accept without the event stream, a protocol version it does not speak.
+    expect((await call({ accept: 'application/json' })).status).toBe(406);
+    expect((await call({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
+    // A session that does not exist is 404 before any tool runs.
+    expect((await call({ 'mcp-session-id': 'no-such-session' })).status).toBe(404);
+  });
+
   it('answers an unknown tool with JSON-RPC -32602 over HTTP too', async () => {
     const { client, transport } = await httpClient();
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
