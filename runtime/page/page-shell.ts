@@ -51,6 +51,12 @@ export function pageShell(assetsMissing: boolean): string {
       <button id="step-live" type="button">live</button>
       <span id="step-label"></span>
     </div>
+    <section id="forks-panel" class="forks" aria-labelledby="forks-heading" hidden>
+      <h3 id="forks-heading">Forks</h3>
+      <div class="legend"><span class="branch-passed">branch passed</span><span class="branch-failed">branch failed</span><span class="branch-open">branch open</span></div>
+      <ul id="forks" aria-live="polite"></ul>
+      <p id="forks-note" class="quiet" hidden></p>
+    </section>
     <div class="columns">
       <section><h3>Todos</h3><ul id="todos"></ul><p id="no-todos" class="quiet" hidden>No todos.</p></section>
       <section><h3>Audit log</h3><table id="audit"><thead><tr><th>#</th><th>tool</th><th>outcome</th><th>from → to</th><th>time</th></tr></thead><tbody></tbody></table></section>

@@ -3,11 +3,14 @@
  * activity) and, for one run, its state, the flowchart of the SOP version it is pinned to and its audit log.
  * A run's version comes from the store (every version a run starts on is kept there), so the page draws the
  * flowchart the run is actually following even after a rebuild changed the SOP. Versions are immutable by hash,
- * so the few the page has read are kept in a small LRU owned by this object (one per page).
+ * so the few the page has read are kept in a small LRU owned by this object (one per page). On a SOP with forks, a
+ * run's detail has the forks on its path (`fork-view.ts`), and its version the transition table the page replays
+ * past steps with (`fork-replay.ts`).
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import { createLruMap } from '../service/lru-map.js';
+import { forkViews } from './fork-view.js';
 import type { RunDetail, RunFrame, RunRow, RunSop, RunStatus } from './run-shapes.js';
 import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun } from '../store/run-store.js';
 
@@ -72,7 +75,9 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
   return {
     row,
     async detail(run) {
-      return { ...(await row(run)), path: run.state.path, todos: run.state.todos };
+      const sop = await versionOf(run.agent, pinnedVersion(run));
+      const forks = sop?.transitions.forks === undefined ? [] : forkViews(sop.transitions.forks, run.state.forks ?? [], run.state.path);
+      return { ...(await row(run)), path: run.state.path, todos: run.state.todos, forks };
     },
     async sop(run) {
       const sop = await versionOf(run.agent, pinnedVersion(run));
@@ -86,6 +91,7 @@ export function createRunRows({ store, catalog, idleBefore }: RunRowsOptions): R
         entry_node: sop.transitions.entry,
         terminal_nodes: sop.terminalNodes,
         ...(sop.calls === undefined ? {} : { frames: framesOf(sop) }),
+        ...(sop.transitions.forks === undefined ? {} : { transitions: sop.transitions }),
       };
     },
     async audit(runId, afterSeq, limit) {
@@ -107,6 +113,7 @@ function framesOf(sop: CompiledSop): { [call: string]: RunFrame } {
       source_file: info.sourceFile,
       flowchart: info.flowchart,
       node_ids: sop.nodeIds.filter((id) => id.startsWith(head) && !id.slice(head.length).includes('.')).map((id) => id.slice(head.length)),
+      entry_node: info.entry,
     };
   }
   return frames;

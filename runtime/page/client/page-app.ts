@@ -6,13 +6,20 @@
  * and when it is the run shown, its new audit entries are fetched and the diagram follows (unless the scrubber
  * was moved back; `live` returns to following).
  *
+ * On a SOP with forks, the forks on the run's path are shown for the step on screen: a panel lists each fork's
+ * branches (done and passed, done and failed, open), its join's strategy and outcome, and the branches' first nodes
+ * and decided joins are marked on the flowchart. The latest step's forks are the server's (the run's state); a past
+ * step's are the audit log replayed through the one move rule (`fork-replay.ts`).
+ *
  * The URL fragment carries the state worth a bookmark: `#run=<id>`. A page token given as `#token=…` (or typed
  * into the form a 401 brings up) is kept in sessionStorage and removed from the address bar; the fragment never
  * reaches the server or its logs.
  */
 import { annotateFlowchart } from '../../diagram/annotate-flowchart.js';
 import type { AuditEntry } from '../../store/run-store.js';
-import type { RunDetail, RunRow, RunSop } from '../run-shapes.js';
+import type { ForkView, RunDetail, RunRow, RunSop } from '../run-shapes.js';
+import { forkMarks, forkViews } from '../fork-view.js';
+import { replayForks } from '../fork-replay.js';
 import { frameView } from '../frame-view.js';
 import { stepView } from '../run-timeline.js';
 import { ago, clock, element, required } from './dom.js';
@@ -53,6 +60,9 @@ const ui = {
   todos: required('todos'),
   noTodos: required('no-todos'),
   audit: required<HTMLTableElement>('audit'),
+  forksPanel: required('forks-panel'),
+  forks: required('forks'),
+  forksNote: required('forks-note'),
 };
 
 const diagram = runDiagram(required('diagram'));
@@ -127,8 +137,10 @@ async function loadNewEntries(): Promise<void> {
       `/runs/${encodeURIComponent(runId)}/audit?after=${after}`,
     );
     if (state.shown !== shown) return;
-    shown.run = next.run;
-    shown.audit.push(...next.audit.filter((entry) => entry.seq > after));
+    // Events come faster than answers: another fetch may have answered first, with the same entries or newer.
+    if (next.run.step >= shown.run.step) shown.run = next.run;
+    const known = shown.audit.at(-1)?.seq ?? 0;
+    shown.audit.push(...next.audit.filter((entry) => entry.seq > known));
     more = next.more;
   }
   renderRun();
@@ -175,7 +187,8 @@ function renderRun(): void {
   const step = state.step === null ? last : Math.min(state.step, last);
   const view = stepView(audit, step);
 
-  const frame = sop === null ? null : frameView(sop, view);
+  const forks = forksAt(shown, step);
+  const frame = sop === null ? null : frameView(sop, sop.transitions === undefined ? view : { ...view, ...forkMarks(forks ?? []) });
   const where = frame === null || frame.stack.length === 1 ? '' : ` · ${frame.stack.join(' › ')}`;
   ui.title.textContent = `${run.agent} · ${run.status}${view.current === null ? '' : ` · ${view.current}`}${where}`;
   ui.facts.textContent = `run ${run.run_id} · ${sop === null ? run.source_hash : `${sop.source_file} v${sop.version}`} · started ${clock(run.created_at)}`;
@@ -194,10 +207,57 @@ function renderRun(): void {
     required('diagram').textContent = 'The SOP version this run is pinned to is not available on this server.';
   } else {
     // Inside a sub-flow, the called SOP's flowchart, with the run's marks of that frame.
-    diagram.show(annotateFlowchart(frame.flowchart, frame.nodeIds, frame.marks), { currentNode: frame.marks.current, step });
+    diagram.show(annotateFlowchart(frame.flowchart, frame.nodeIds, frame.marks), {
+      agent: frame.agent,
+      currentNode: frame.marks.current,
+      step,
+    });
   }
+  renderForks(sop, forks);
   renderTodos(view.todos);
   renderAudit(audit, step);
+}
+
+/** The forks on the run's path after `step`: the server's at the run's own step, else the log replayed; null if not known. */
+function forksAt(page: RunPage, step: number): readonly ForkView[] | null {
+  const sop = page.sop;
+  if (sop?.transitions === undefined) return page.run.forks;
+  if (step === page.run.step) return page.run.forks;
+  const replayed = replayForks(sop, page.audit, step);
+  return replayed === null ? null : forkViews(sop.transitions.forks, replayed.forks, replayed.path);
+}
+
+function renderForks(sop: RunSop | null, forks: readonly ForkView[] | null): void {
+  ui.forksPanel.hidden = sop?.transitions === undefined;
+  ui.forksNote.textContent =
+    forks === null
+      ? "Not known at this step: the audit log and this version's rule disagree here (a migrated run, say)."
+      : forks.length === 0
+        ? "No fork on the run's path at this step."
+        : '';
+  ui.forksNote.hidden = ui.forksNote.textContent === '';
+  ui.forks.replaceChildren(...(forks ?? []).map(forkItem));
+}
+
+function forkItem(view: ForkView): HTMLLIElement {
+  const waiting = view.branches.filter((branch) => branch.state === 'open').length;
+  const needs = view.strategy === 'all' ? 'every branch' : 'one branch that passed';
+  const verdict = view.outcome === null ? `waiting (${waiting} open)` : view.outcome;
+  return element('li', { className: 'fork', data: { fork: view.fork, outcome: view.outcome ?? 'waiting' } }, [
+    element('span', { text: `${view.fork} → join ${view.join} (${view.strategy}: needs ${needs}): ` }),
+    element('strong', { className: `join ${view.outcome ?? 'waiting'}`, text: `join ${verdict}` }),
+    element(
+      'ul',
+      {},
+      view.branches.map(({ branch, state }) =>
+        element('li', {
+          className: `branch ${state}`,
+          data: { branch, state },
+          text: `${branch}: ${state === 'open' ? 'open' : `done, ${state}`}`,
+        }),
+      ),
+    ),
+  ]);
 }
 
 function renderTodos(todos: ReturnType<typeof stepView>['todos']): void {

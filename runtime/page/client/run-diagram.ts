@@ -12,6 +12,8 @@ interface Mermaid {
 declare const mermaid: Mermaid;
 
 export interface DiagramFacts {
+  /** The agent whose flowchart is drawn (the runs page: inside a sub-flow, the called one). */
+  readonly agent?: string;
   readonly currentNode: string | null;
   readonly step: number;
 }
@@ -40,6 +42,7 @@ export function runDiagram(container: HTMLElement): RunDiagram {
           container.innerHTML = svg;
           shown = source;
         }
+        container.dataset['agent'] = facts.agent ?? '';
         container.dataset['currentNode'] = facts.currentNode ?? '';
         container.dataset['step'] = String(facts.step);
         container.dataset['problem'] = '';

@@ -64,6 +64,58 @@ describe('annotateFlowchart', () => {
     });
     expect(annotated).toBe(SOURCE);
   });
+
+  it('marks the branches of forks by state and decided joins by outcome, after the visited and current marks', () => {
+    const source = 'flowchart TD\n    F --> A\n    F --> B\n    F --> C\n    A --> J\n    B --> J\n    C --> J';
+    const annotated = annotateFlowchart(source, ['F', 'A', 'B', 'C', 'J'], {
+      visited: ['F', 'A'],
+      current: 'C',
+      branches: [
+        ['A', 'passed'],
+        ['B', 'failed'],
+        ['C', 'open'],
+        ['NOT_A_NODE', 'open'],
+      ],
+      joins: [['J', 'failed']],
+    });
+    expect(annotated.split('\n').slice(7)).toEqual([
+      '%% sop-toolkit: what the run did (appended; the flowchart above is the author’s)',
+      'classDef sop_visited fill:#dbeafe,stroke:#1d4ed8,stroke-width:2px',
+      'class F,A sop_visited',
+      'classDef sop_current fill:#fde68a,stroke:#b45309,stroke-width:4px',
+      'class C sop_current',
+      'classDef sop_branch_passed stroke:#15803d,stroke-width:4px',
+      'class A sop_branch_passed',
+      'classDef sop_branch_failed stroke:#dc2626,stroke-width:4px',
+      'class B sop_branch_failed',
+      'classDef sop_branch_open stroke-dasharray:5 4',
+      'class C sop_branch_open',
+      'classDef sop_join_failed stroke:#dc2626,stroke-width:4px',
+      'class J sop_join_failed',
+      '',
+    ]);
+  });
+
+  it('gives a node in two fork records its last mark, and writes no fork mark for an id not in the flowchart', () => {
+    const injected = 'A sop_x\nclick A href "javascript:alert(1)"';
+    const annotated = annotateFlowchart(SOURCE, IDS, {
+      visited: [],
+      current: null,
+      branches: [
+        ['A', 'open'],
+        [injected, 'passed'],
+        ['A', 'passed'],
+      ],
+      joins: [[injected, 'passed']],
+    });
+    expect(annotated).toBe(
+      `${SOURCE}\n${[
+        '%% sop-toolkit: what the run did (appended; the flowchart above is the author’s)',
+        'classDef sop_branch_passed stroke:#15803d,stroke-width:4px',
+        'class A sop_branch_passed',
+      ].join('\n')}\n`,
+    );
+  });
 });
 
 describe('annotated flowcharts, read by Mermaid', () => {
@@ -92,5 +144,26 @@ describe('annotated flowcharts, read by Mermaid', () => {
     expect(marked.vertices.map((vertex) => vertex.id)).toEqual(plain.vertices.map((vertex) => vertex.id));
     expect(marked.edges.length).toBe(plain.edges.length + 1);
     expect(marked.edges.at(-1)).toMatchObject({ start: last, end: far, stroke: 'dotted', text: 'refused' });
+  });
+
+  it('a fork/join flowchart with its branches and join marked: the same nodes and edges', async () => {
+    const compose = JSON.parse(
+      readFileSync(join(PROJECT_ROOT, 'test/fixtures/golden/compose/generated/sop-bundle.json'), 'utf8'),
+    ) as SopBundle;
+    const sop = compose.agents['incident_triage']!;
+    const annotated = annotateFlowchart(sop.flowchart, sop.nodeIds, {
+      visited: ['START', 'TRIAGE', 'INVESTIGATE', 'STATUS'],
+      current: 'FINDINGS',
+      branches: [
+        ['CHECK_LOGS', 'passed'],
+        ['REPRODUCE', 'failed'],
+        ['STATUS', 'open'],
+      ],
+      joins: [['FINDINGS', 'failed']],
+    });
+    const [plain, marked] = [await readWithMermaid(sop.flowchart), await readWithMermaid(annotated)];
+    if (!plain.ok || !marked.ok) throw new Error(`Mermaid refused it: ${JSON.stringify([plain, marked])}`);
+    expect(marked.vertices.map((vertex) => vertex.id)).toEqual(plain.vertices.map((vertex) => vertex.id));
+    expect(marked.edges).toEqual(plain.edges);
   });
 });

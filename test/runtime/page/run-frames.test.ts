@@ -54,6 +54,7 @@ describe('the runs page inside a sub-flow', () => {
         source_file: 'sops/authenticate_customer.md',
         flowchart: bundle.agents['authenticate_customer']!.flowchart,
         node_ids: bundle.agents['authenticate_customer']!.nodeIds,
+        entry_node: 'START',
       },
     });
 
@@ -73,5 +74,27 @@ describe('the runs page inside a sub-flow', () => {
     expect(before.flowchart).toBe(bundle.agents['retail_orders']!.flowchart);
     expect(before.stack).toEqual(['retail_orders']);
     expect(before.marks.current).toBe('START');
+  });
+
+  it('back in the caller after the call returned: the sub-flow node visited, the moves into and out of it along its edges', async () => {
+    const runId = (await callTool(client, 'load_graph', { agent: 'retail_orders' })).answer['run_id'] as string;
+    for (const node of ['START', 'AUTHENTICATE', 'IDENTIFY', 'FOUND', 'VERIFY', 'CODE_OK', 'AUTHENTICATED', 'ROUTE']) {
+      await callTool(client, 'goto_node', { node_id: node });
+    }
+    const response = await fetch(`http://127.0.0.1:${server.port}/runs/api/runs/${runId}`);
+    const body = (await response.json()) as { run: { current_node: string }; sop: RunSop; audit: AuditEntry[] };
+    expect(body.run.current_node).toBe('ROUTE');
+    const back = frameView(body.sop, stepView(body.audit, body.audit.length));
+    expect(back.flowchart).toBe(bundle.agents['retail_orders']!.flowchart);
+    expect(back.stack).toEqual(['retail_orders']);
+    expect(back.marks).toEqual({
+      visited: ['START', 'AUTHENTICATE', 'ROUTE'],
+      current: 'ROUTE',
+      traversed: [
+        ['START', 'AUTHENTICATE'],
+        ['AUTHENTICATE', 'ROUTE'],
+      ],
+      refused: [],
+    });
   });
 });
