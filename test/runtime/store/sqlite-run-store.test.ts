@@ -5,7 +5,7 @@
  * at once. A driver this Node cannot run says why (`sqlite-drivers.ts`); which one a store picks is tested last.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -35,6 +35,18 @@ async function opened(options: SqliteRunStoreOptions): Promise<SqliteRunStore> {
   const result = await openSqliteRunStore(options);
   if (!result.ok) throw new Error(result.error);
   return result.store;
+}
+
+/**
+ * How many transactions the write-ahead log holds: its commit frames, read off the file as SQLite writes it (a
+ * frame's header says the database size after a commit in bytes 4-7, and 0 in the other frames).
+ */
+function walCommits(path: string): number {
+  const wal = readFileSync(`${path}-wal`);
+  const pageSize = wal.readUInt32BE(8);
+  let commits = 0;
+  for (let offset = 32; offset + 24 + pageSize <= wal.length; offset += 24 + pageSize) if (wal.readUInt32BE(offset + 4) !== 0) commits++;
+  return commits;
 }
 
 /** Runs one statement on the file through `driver` itself, as another program would. */
@@ -77,6 +89,49 @@ for (const here of await sqliteDriversHere()) {
   });
 
   describe(`sqlite run store (${label}): engine`, () => {
+    it('group-commits the commits that arrive together: one transaction in the WAL, each its own compare-and-set', async () => {
+      const path = freshPath();
+      const store = await opened(options(path));
+      const runs = [];
+      for (let i = 0; i < 40; i++) {
+        const run = aRun();
+        await store.create(run, anAudit());
+        runs.push(run);
+      }
+      const moved = (n: number) => ({ path: [`N${n}`], todos: [], visits: {} });
+      const before = walCommits(path);
+      // Forty calls reaching the store in one turn of the event loop, as a busy HTTP server's do.
+      const together = await Promise.all(
+        runs.map((run, n) => store.commit(run.runId, 1, moved(n), anAudit({ tool: 'goto_node' }), T0 + 1)),
+      );
+      expect(together.every((result) => result.ok)).toBe(true);
+      expect(walCommits(path) - before).toBe(1);
+      // One after another, each waits for its own transaction.
+      const after = walCommits(path);
+      for (const [n, run] of runs.slice(0, 5).entries())
+        expect((await store.commit(run.runId, 2, moved(n), anAudit(), T0 + 2)).ok).toBe(true);
+      expect(walCommits(path) - after).toBe(5);
+      // Two commits of one run in the same batch: the second sees the first's version, a conflict with the run as it is.
+      const [first, second] = await Promise.all([
+        store.commit(runs[0]!.runId, 3, moved(100), anAudit(), T0 + 3),
+        store.commit(runs[0]!.runId, 3, moved(200), anAudit(), T0 + 3),
+      ]);
+      expect(first).toMatchObject({ ok: true, run: { version: 4 } });
+      expect(second).toMatchObject({ ok: false, reason: 'conflict', current: { version: 4, state: { path: ['N100'] } } });
+      // A commit that throws in the batch fails alone: its savepoint is rolled back, the others are stored.
+      const unserialisable = { path: ['X'], todos: [], visits: {}, bad: 1n } as unknown as ReturnType<typeof moved>;
+      const mixed = await Promise.allSettled([
+        store.commit(runs[1]!.runId, 3, moved(1), anAudit(), T0 + 4),
+        store.commit(runs[2]!.runId, 3, unserialisable, anAudit(), T0 + 4),
+        store.commit(runs[3]!.runId, 3, moved(3), anAudit(), T0 + 4),
+      ]);
+      expect(mixed.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(await store.read(runs[2]!.runId, 0)).toMatchObject({ status: 'found', run: { version: 3, state: { path: ['N2'] } } });
+      expect((await store.audit(runs[2]!.runId)).map((entry) => entry.seq)).toEqual([1, 2, 3]);
+      expect(await store.read(runs[3]!.runId, 0)).toMatchObject({ status: 'found', run: { version: 4, state: { path: ['N3'] } } });
+      await store.close();
+    });
+
     it('opens in WAL mode with synchronous=NORMAL and a busy timeout, FULL when asked, as the engine reports', async () => {
       const path = freshPath();
       const store = await opened(options(path));
