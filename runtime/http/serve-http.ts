@@ -4,8 +4,9 @@
  * Both protocol eras on one endpoint (the SDK's v2 line): a request that carries the 2026-07-28 `_meta` envelope
  * goes to the SDK's modern handler; a 2025-era request (no envelope: `initialize`, then calls with or without
  * `Mcp-Session-Id`) to its per-request legacy serving. Either way every request is served on its own: a fresh
- * `Server` shell (`server-factory.ts`) dropped when the response ends. Nothing about a conversation stays in the
- * process:
+ * `Server` shell (`server-factory.ts`) dropped when the response ends; except the hot path, a plain 2025-era
+ * `tools/call`, which `plain-tool-call.ts` answers from the session service directly. Nothing about a conversation
+ * stays in the process:
  *   - 2025-era `Mcp-Session-Id` sessions live in the run store: `initialize` opens one (the id is sent back in the
  *     header), later requests name it (unknown or ended: 404), DELETE ends it. Any instance sharing the store
  *     serves any session: no sticky sessions behind a load balancer. An idle process holds no per-session objects.
