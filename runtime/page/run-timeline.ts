@@ -3,7 +3,8 @@
  * show every step without asking the server: the nodes visited so far, the current node, the edges moved
  * along, the moves the SOP refused (as [from, requested node]) and the todo list as last written. Pure and
  * browser-safe: the page script bundles it. Every audit entry records the current node after the call (`to`),
- * so what was visited needs no knowledge of which tool moved; a refused move's target is its `node_id` input.
+ * so what was visited needs no knowledge of which tool moved; a refused move's target is its `node_id` input, read
+ * as the server reads it: inside a sub-flow, an id of the SOP the run was in (`VERIFY` for `AUTHENTICATE.VERIFY`).
  *
  * The page shows history ("visited so far"), not the path: the path rewinds when the agent goes back to a hub,
  * and a person watching wants to see where the agent has been.
@@ -18,7 +19,8 @@ export interface StepView extends FlowchartMarks {
   readonly todos: readonly TodoItem[];
 }
 
-export function stepView(entries: readonly AuditEntry[], step: number): StepView {
+/** `nodeIds`: the run's SOP's node ids, expanded with its sub-flows (qualified), to read a refused target by. */
+export function stepView(entries: readonly AuditEntry[], step: number, nodeIds: ReadonlySet<string> = new Set()): StepView {
   const shown = entries.filter((entry) => entry.seq <= step);
   const visited: string[] = [];
   const traversed: [string, string][] = [];
@@ -28,11 +30,26 @@ export function stepView(entries: readonly AuditEntry[], step: number): StepView
     if (entry.to !== null) visited.push(entry.to);
     if (entry.from !== null && entry.to !== null && entry.from !== entry.to) traversed.push([entry.from, entry.to]);
     const target = nodeIdOf(entry.input);
-    if (entry.outcome === 'refused' && entry.from !== null && target !== undefined) refused.push([entry.from, target]);
+    if (entry.outcome === 'refused' && entry.from !== null && target !== undefined)
+      refused.push([entry.from, inFrameOf(entry.from, target, nodeIds)]);
     if (entry.tool === 'todo' && entry.outcome === 'ok') todos = todosOf(entry.input);
   }
   const entry = shown.at(-1);
   return { step, entry, visited, current: entry?.to ?? null, traversed, refused, todos };
+}
+
+/**
+ * The node a `node_id` typed at `from` names, as `goto_node` resolves it: itself when it is a node, else that id in
+ * `from`'s frame, or in a caller's, outward; else as typed.
+ */
+function inFrameOf(from: string, typed: string, nodeIds: ReadonlySet<string>): string {
+  if (nodeIds.has(typed)) return typed;
+  const frames = from.split('.');
+  for (let depth = frames.length - 1; depth > 0; depth--) {
+    const qualified = `${frames.slice(0, depth).join('.')}.${typed}`;
+    if (nodeIds.has(qualified)) return qualified;
+  }
+  return typed;
 }
 
 function nodeIdOf(input: unknown): string | undefined {

@@ -185,7 +185,7 @@ function renderRun(): void {
   const { run, sop, audit } = shown;
   const last = audit.at(-1)?.seq ?? 0;
   const step = state.step === null ? last : Math.min(state.step, last);
-  const view = stepView(audit, step);
+  const view = stepView(audit, step, new Set(sop?.node_ids ?? []));
 
   const forks = forksAt(shown, step);
   const frame = sop === null ? null : frameView(sop, sop.transitions === undefined ? view : { ...view, ...forkMarks(forks ?? []) });

@@ -76,6 +76,17 @@ describe('the runs page inside a sub-flow', () => {
     expect(before.marks.current).toBe('START');
   });
 
+  it('draws a move refused inside a call on the called SOP, read in its frame as the server read it', async () => {
+    const runId = (await callTool(client, 'load_graph', { agent: 'retail_orders' })).answer['run_id'] as string;
+    for (const node of ['START', 'AUTHENTICATE', 'IDENTIFY']) await callTool(client, 'goto_node', { node_id: node });
+    expect((await callTool(client, 'goto_node', { node_id: 'CODE_OK' })).answer).toMatchObject({ valid: false });
+    const response = await fetch(`http://127.0.0.1:${server.port}/runs/api/runs/${runId}`);
+    const body = (await response.json()) as { sop: RunSop; audit: AuditEntry[] };
+    const view = frameView(body.sop, stepView(body.audit, body.audit.length, new Set(body.sop.node_ids)));
+    expect(view.flowchart).toBe(bundle.agents['authenticate_customer']!.flowchart);
+    expect(view.marks.refused).toEqual([['IDENTIFY', 'CODE_OK']]);
+  });
+
   it('back in the caller after the call returned: the sub-flow node visited, the moves into and out of it along its edges', async () => {
     const runId = (await callTool(client, 'load_graph', { agent: 'retail_orders' })).answer['run_id'] as string;
     for (const node of ['START', 'AUTHENTICATE', 'IDENTIFY', 'FOUND', 'VERIFY', 'CODE_OK', 'AUTHENTICATED', 'ROUTE']) {
