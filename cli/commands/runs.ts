@@ -11,6 +11,7 @@
  * Exit codes: 0 shown; 1 no such store or run, or the store cannot be opened; 2 bad usage.
  */
 import { existsSync } from 'node:fs';
+import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.js';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_DURABLE_STORE,
@@ -151,12 +152,24 @@ async function show(store: RunStore, where: string, args: Extract<RunsArgs, { mo
   const read = await store.read(args.runId, 0);
   if (read.status !== 'found') return fail(`no run ${args.runId} in ${where}`);
   const audit = await wholeAudit(store, args.runId);
+  const stack = await stackOfRun(store, read.run);
   if (args.format === 'json') {
-    process.stdout.write(`${JSON.stringify({ store: where, run: read.run, audit }, null, 2)}\n`);
+    process.stdout.write(`${JSON.stringify({ store: where, run: read.run, ...(stack === undefined ? {} : { stack }), audit }, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${describeRun(read.run)}\n${auditTable(audit)}`);
+  process.stdout.write(`${describeRun(read.run, stack)}\n${auditTable(audit)}`);
   return 0;
+}
+
+/**
+ * Inside a sub-flow, the call stack of the run's current node (outermost first), read with the SOP version the run
+ * is pinned to, which the store keeps; undefined outside a call, or when the store does not have that version.
+ */
+async function stackOfRun(store: RunStore, run: StoredRun): Promise<StackFrame[] | undefined> {
+  const current = run.state.path.at(-1);
+  if (current === undefined || !current.includes(QUALIFIER)) return undefined;
+  const sop = await store.getAgentVersion(pinnedVersion(run));
+  return sop?.calls === undefined ? undefined : stackOf(sop, current);
 }
 
 async function wholeAudit(store: RunStore, runId: string): Promise<AuditEntry[]> {
@@ -168,13 +181,14 @@ async function wholeAudit(store: RunStore, runId: string): Promise<AuditEntry[]>
   }
 }
 
-function describeRun(run: StoredRun): string {
+function describeRun(run: StoredRun, stack: readonly StackFrame[] | undefined): string {
   const facts: [string, string][] = [
     ['run', run.runId],
     ['principal', run.principal],
     ['agent', `${run.agent} (${pinnedVersion(run)}${run.state.pinned === undefined ? '' : `, moved from ${run.sourceHash}`})`],
     ['calls', String(run.version)],
     ['path', run.state.path.length === 0 ? '-' : run.state.path.join(' → ')],
+    ...(stack === undefined ? [] : [['stack', stack.map((frame) => `${frame.agent} ${frame.node}`).join(' › ')] as [string, string]]),
     ['todos', run.state.todos.length === 0 ? '-' : run.state.todos.map((todo) => `[${todo.status}] ${todo.content}`).join('; ')],
     ['started', isoTime(run.createdAt)],
     ['last call', isoTime(run.updatedAt)],

@@ -2,11 +2,13 @@
  * `sop runs list` and `sop runs show` as a user runs them (the real CLI, a child process) on a real SQLite
  * store in an app folder, filled through the store API as the server fills it.
  */
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseRunsArgs } from '../../cli/commands/runs.js';
+import type { SopBundle } from '../../contract/compiled-sop.js';
+import { composeSop } from '../../contract/composition.js';
 import { openSqliteRunStore } from '../../runtime/store/sqlite-run-store.js';
 import type { RunSummary } from '../../runtime/store/run-store.js';
 import { runCli } from '../support/run-cli.js';
@@ -138,6 +140,34 @@ describe('sop runs show', () => {
     expect(shown.run.version).toBe(1203);
     expect(shown.audit.map((entry) => entry.seq)).toEqual(Array.from({ length: 1203 }, (_, i) => i + 1));
     expect(shown.audit[1202]?.input).toEqual({ n: 1202 });
+  });
+
+  it('inside a sub-flow, says the call stack, read with the SOP version the store keeps for the run', async () => {
+    const bundle = JSON.parse(
+      readFileSync(new URL('../fixtures/golden/compose/generated/sop-bundle.json', import.meta.url), 'utf8'),
+    ) as SopBundle;
+    const composed = composeSop(bundle.agents['retail_orders']!, (name) => bundle.agents[name]);
+    if (!composed.ok) throw new Error(composed.error);
+    const opened = await openSqliteRunStore({ path: storePath });
+    if (!opened.ok) throw new Error(opened.error);
+    await opened.store.putAgentVersion(composed.sop);
+    const inCall = aRun({
+      runId: 'run-in-call',
+      agent: 'retail_orders',
+      sourceHash: composed.sop.sourceHash,
+      state: walked('START', 'AUTHENTICATE', 'AUTHENTICATE.START', 'AUTHENTICATE.IDENTIFY'),
+    });
+    await opened.store.create(inCall, anAudit());
+    await opened.store.close();
+    const text = runCli(['runs', 'show', 'run-in-call'], app);
+    expect(text.stdout).toContain('\nstack      retail_orders AUTHENTICATE › authenticate_customer IDENTIFY\n');
+    const json = JSON.parse(runCli(['runs', 'show', 'run-in-call', '--format', 'json'], app).stdout) as { stack: unknown };
+    expect(json.stack).toEqual([
+      { agent: 'retail_orders', node: 'AUTHENTICATE' },
+      { agent: 'authenticate_customer', node: 'IDENTIFY' },
+    ]);
+    // Outside a call there is no stack line.
+    expect(runCli(['runs', 'show', 'run-busy'], app).stdout).not.toContain('stack');
   });
 
   it('says so for a run the store does not have', () => {
