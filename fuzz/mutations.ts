@@ -157,7 +157,7 @@ const MUTATIONS: readonly Mutation[] = [
     if (ids.length === 0) return { text, did: 'no id to rename' };
     const id = rng.pick(ids);
     const name = rng.pick(MEMBER_NAMES);
-    return { text: text.replace(new RegExp(`\\b${id}\\b`, 'g'), () => name), did: `rename ${id} to ${name}` };
+    return { text: replaceWord(text, id, name), did: `rename ${id.length > 80 ? `${id.slice(0, 80)}…` : id} to ${name}` };
   },
   (text, rng) => {
     // YAML anchors fanned out level by level (a "billion laughs"), in the frontmatter or a node's yaml block.
@@ -206,4 +206,20 @@ export function mutate(text: string, rng: Random, maxSize: number): Mutated {
     did.push(step.did);
   }
   return { text: out, did: did.join('; ') };
+}
+
+/**
+ * Every whole-word occurrence of `word` replaced by `name`, as `\bword\b` would, without a regular expression: an id
+ * an earlier mutation grew to a megabyte is too large for one.
+ */
+function replaceWord(text: string, word: string, name: string): string {
+  const isWordChar = (at: number) => at >= 0 && at < text.length && /\w/.test(text[at]!);
+  let out = '';
+  let from = 0;
+  for (let at = text.indexOf(word); at !== -1; at = text.indexOf(word, at + word.length)) {
+    if (isWordChar(at - 1) || isWordChar(at + word.length)) continue;
+    out += text.slice(from, at) + name;
+    from = at + word.length;
+  }
+  return out + text.slice(from);
 }
