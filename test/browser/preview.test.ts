@@ -6,15 +6,15 @@
  * Screenshots are saved under .cache/browser/. Without /usr/bin/chromium the test fails and says how to install it.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI, PROJECT_ROOT } from '../support/run-cli.js';
 import { BASE_SOP } from '../support/sop-text.js';
+import { type HeadlessChromium, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(PROJECT_ROOT, '.cache', 'browser');
 
 /** A SOP with a decision, so a walk has a choice to make. */
@@ -27,15 +27,11 @@ const BROKEN = SOP.replace('tools: [lookup]\n```\nAsk', 'tools: [lookup]\nmax_vi
 let dir: string;
 let preview: ChildProcess;
 let url: string;
-let browser: BrowserContext;
-let profile: string;
+let chrome: HeadlessChromium;
 let page: Page;
-const problems: string[] = [];
 const sopPath = () => join(dir, 'sops', 'demo.md');
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium); .ci/run does`);
   dir = mkdtempSync(join(tmpdir(), 'sop-preview-'));
   mkdirSync(join(dir, 'sops'));
   writeFileSync(join(dir, 'package.json'), '{"name":"preview-test","private":true}\n');
@@ -55,24 +51,13 @@ beforeAll(async () => {
       }
     });
   });
-  profile = mkdtempSync(join(tmpdir(), 'sop-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1500, height: 1000 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
+  chrome = await launchChromium({ width: 1500, height: 1000 });
+  page = chrome.page;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   preview?.kill('SIGTERM');
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
   if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -146,6 +131,6 @@ describe('sop preview in Chromium', () => {
     await page.screenshot({ path: join(SHOTS, 'preview-walk.png'), fullPage: true });
 
     expect(navigations).toBe(1);
-    expect(problems).toEqual([]);
+    expect(chrome.problems).toEqual([]);
   });
 });

@@ -9,12 +9,11 @@
  *     the scrubber shows the forks as they stood at a past step.
  * Screenshots are saved under .cache/browser/. Without /usr/bin/chromium the test fails and says how to install it.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
@@ -22,8 +21,8 @@ import { planRunsPage } from '../../runtime/page/runs-page.js';
 import type { SessionService } from '../../runtime/service/session-service.js';
 import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
 import { callTool, fixtureService } from '../runtime/helpers/mcp-client.js';
+import { type HeadlessChromium, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SHOTS = join(PROJECT_ROOT, '.cache', 'browser');
 const bundle = JSON.parse(readFileSync(join(PROJECT_ROOT, 'test/fixtures/golden/compose/generated/sop-bundle.json'), 'utf8')) as SopBundle;
 
@@ -34,45 +33,30 @@ const BLUE = 'rgb(29, 78, 216)';
 let service: SessionService;
 let server: SopHttpServer;
 let client: Client;
-let browser: BrowserContext;
-let profile: string;
+let chrome: HeadlessChromium;
 let page: Page;
 /** Documents loaded in the tab: one, if nothing ever reloads the page. */
 let loads = 0;
-const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium); .ci/run does`);
   service = fixtureService({ bundle });
   const runsPage = planRunsPage({ service });
   if (!runsPage.on) throw new Error(runsPage.reason);
   server = await serveHttp({ service, host: '127.0.0.1', port: 0, routes: runsPage.routes });
   client = new Client({ name: 'browser-compose-test', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  profile = mkdtempSync(join(tmpdir(), 'sop-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1400, height: 1200 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
+  chrome = await launchChromium({ width: 1400, height: 1200 });
+  page = chrome.page;
   page.on('load', () => {
     loads += 1;
   });
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   await client?.close();
   await server?.close();
   await service?.close();
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
 });
 
 const goto = (node_id: string, outcome?: 'passed' | 'failed') =>
@@ -145,7 +129,7 @@ describe('the runs page in Chromium, on sub-flows and forks', () => {
     expect(await auditSeqs()).toEqual(upTo(9));
     expect(loads).toBe(1);
     expect(await page.evaluate(() => (window as { sopSameDocument?: boolean }).sopSameDocument)).toBe(true);
-    expect(problems).toEqual([]);
+    expect(chrome.problems).toEqual([]);
   });
 
   it("follows a fork live: each branch's state on the panel and the flowchart, the join's outcome, past steps", async () => {
@@ -226,6 +210,6 @@ describe('the runs page in Chromium, on sub-flows and forks', () => {
 
     expect(loads).toBe(1);
     expect(await page.evaluate(() => (window as { sopSameDocument?: boolean }).sopSameDocument)).toBe(true);
-    expect(problems).toEqual([]);
+    expect(chrome.problems).toEqual([]);
   });
 });

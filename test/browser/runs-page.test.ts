@@ -5,12 +5,11 @@
  * move as a red dashed edge, and scrub back through the steps. A screenshot is saved under .cache/browser/.
  * Without /usr/bin/chromium the test fails and says how to install it (`.ci/run` does).
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { staticTokenAuth } from '../../runtime/http/auth.js';
 import { serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
@@ -18,47 +17,32 @@ import { planRunsPage } from '../../runtime/page/runs-page.js';
 import type { SessionService } from '../../runtime/service/session-service.js';
 import { PROJECT_ROOT } from '../runtime/helpers/fixture-process.js';
 import { callTool, fixtureService } from '../runtime/helpers/mcp-client.js';
+import { type HeadlessChromium, launchChromium } from '../support/chromium.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOT = join(PROJECT_ROOT, '.cache', 'browser', 'runs-page.png');
 
 let service: SessionService;
 let server: SopHttpServer;
 let client: Client;
-let browser: BrowserContext;
-let profile: string;
+let chrome: HeadlessChromium;
 let page: Page;
-const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM))
-    throw new Error(`${CHROMIUM} is missing: install Debian's Chromium (apt-get install -y chromium); .ci/run does`);
   service = fixtureService();
   const runsPage = planRunsPage({ service });
   if (!runsPage.on) throw new Error(runsPage.reason);
   server = await serveHttp({ service, host: '127.0.0.1', port: 0, routes: runsPage.routes });
   client = new Client({ name: 'browser-test', version: '0.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(server.url)));
-  profile = mkdtempSync(join(tmpdir(), 'sop-chromium-'));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1400, height: 1000 },
-  });
-  page = browser.pages()[0] ?? (await browser.newPage());
-  page.on('console', (message) => {
-    if (message.type() === 'error') problems.push(message.text());
-  });
-  page.on('pageerror', (error) => problems.push(error.message));
+  chrome = await launchChromium({ width: 1400, height: 1000 });
+  page = chrome.page;
 }, 60_000);
 
 afterAll(async () => {
-  await browser?.close();
+  await chrome?.close();
   await client?.close();
   await server?.close();
   await service?.close();
-  if (profile !== undefined) rmSync(profile, { recursive: true, force: true });
 });
 
 /** The id of the SVG node Mermaid drew for `node` with the given mark class, or null. */
@@ -129,7 +113,7 @@ describe('the runs page in Chromium', () => {
     await waitForCurrent('CHK_REFUND');
 
     expect(navigations).toBe(1);
-    expect(problems).toEqual([]);
+    expect(chrome.problems).toEqual([]);
   });
 
   it("with authentication, asks for a page token and then shows that principal's runs only", async () => {
@@ -155,7 +139,7 @@ describe('the runs page in Chromium', () => {
       const runId = (await callTool(alice, 'load_graph', { agent: 'tiny_flow' })).answer.run_id as string;
       await callTool(alice, 'goto_node', { node_id: 'BEGIN' });
 
-      const tab = await browser.newPage();
+      const tab = await chrome.browser.newPage();
       await tab.goto(`http://127.0.0.1:${securedServer.port}/runs#run=${runId}`);
       await tab.waitForSelector('#token-form:not([hidden])');
       await tab.fill('#token', 'page-alice');
@@ -164,7 +148,7 @@ describe('the runs page in Chromium', () => {
       expect(await tab.textContent('#runs tbody')).toContain('tiny_flow');
 
       // A token in the fragment is kept for the session and taken out of the address bar.
-      const second = await browser.newPage();
+      const second = await chrome.browser.newPage();
       await second.goto(`http://127.0.0.1:${securedServer.port}/runs#token=page-alice&run=${runId}`);
       await second.waitForSelector('#diagram[data-current-node="BEGIN"] svg');
       expect(new URL(second.url()).hash).toBe(`#run=${runId}`);
