@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledSop } from '../contract/compiled-sop.js';
 import { goldenPaths } from '../generator/analyze/golden-paths.js';
+import { random as seededRandom } from '../fuzz/random.js';
 
 export interface TranscriptSet {
   readonly dir: string;
@@ -26,18 +27,6 @@ type Act =
   | { readonly user: string }
   | { readonly say: string }
   | { readonly call: string; readonly args: Record<string, unknown>; readonly answer: string };
-
-/** A small, seeded generator (mulberry32). */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const COLORS = ['black', 'white', 'red', 'blue', 'green', 'silver', 'navy', 'gold'];
 const SIZES = ['S', 'M', 'L', 'XL', 'small', 'medium', 'large'];
@@ -311,7 +300,7 @@ function claudeCode(acts: readonly Act[], n: number): string {
 
 export function writeRetailTranscripts(dir: string, sop: CompiledSop, count: number, seed = 48): TranscriptSet {
   mkdirSync(dir, { recursive: true });
-  const rng = random(seed);
+  const rng = seededRandom(seed).next;
   const paths = goldenPaths(sop).paths;
   let bytes = 0;
   let calls = 0;

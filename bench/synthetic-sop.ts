@@ -18,6 +18,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { random as seededRandom } from '../fuzz/random.js';
 
 export interface SyntheticNode {
   readonly id: string;
@@ -62,18 +63,6 @@ export interface SyntheticOptions {
   readonly nodes?: number;
   /** Changes every file of a set at once (prose, intents, order). Default 1. */
   readonly seed?: number;
-}
-
-/** mulberry32: tiny, fast, and good enough to vary prose. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 interface Intent {
@@ -300,7 +289,7 @@ function words(text: string): number {
 export function syntheticSop(options: SyntheticOptions): SyntheticSop {
   const nodeCount = options.nodes ?? 40;
   if (nodeCount < 10) throw new Error(`a synthetic SOP needs at least 10 nodes, got ${nodeCount}`);
-  const random = prng((options.seed ?? 1) * 1_000_003 + options.index * 7919 + nodeCount);
+  const random = seededRandom((options.seed ?? 1) * 1_000_003 + options.index * 7919 + nodeCount).next;
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)] as T;
   const agent = `synth_${String(options.index).padStart(4, '0')}`;
   const ref = `#W${1_000_000 + Math.floor(random() * 8_999_999)}`;

@@ -7,6 +7,7 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type GatewayUnderTest, legacyClient, RETAIL, startGateway } from '../../support/gateway.js';
+import { random as seededRandom } from '../../../fuzz/random.js';
 
 let gateway: GatewayUnderTest;
 beforeAll(async () => {
@@ -16,24 +17,12 @@ afterAll(async () => {
   await gateway?.close();
 });
 
-/** A small deterministic generator (mulberry32): the same run every time, so a failure can be replayed. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const ORDERS = ['#W4817420', '#W6619432', '#W9834521', '#W6235914', '#W3390814', '#W0000000'];
 const USERS = ['sophia_martin_4832', 'mei_chen_2719', 'nobody_1'];
 const EMAILS = ['sophia.martin4832@example.com', 'mei.chen2719@example.com', 'x@example.com'];
 
 it('forwards nothing, in thousands of random calls, at a node whose tools do not list it', async () => {
-  const next = random(20261126);
+  const next = seededRandom(20261126).next;
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)]!;
   const sent: { tool: string; seq: number }[] = [];
   for (const upstream of gateway.domain.upstreams) {
