@@ -1,24 +1,10 @@
 /**
  * The preview's HTML: a static shell with no data in it (the script fetches the SOP's view and follows the event
- * stream), served with a content security policy that allows nothing but this server's own scripts; Mermaid draws
- * its SVG with inline styles, hence `style-src 'unsafe-inline'`.
+ * stream), served with the headers of the toolkit's pages (`runtime/page/page-headers.ts`), forms not allowed.
  */
+import { pageHeaders } from '../../runtime/page/page-headers.js';
 
-export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-security-policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-});
+export const PAGE_HEADERS = pageHeaders("'none'");
 
 export function previewPage(file: string): string {
   const attribute = file.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -1,26 +1,12 @@
 /**
  * The page's HTML: a static shell with no data in it; `page.js` fetches the runs from the JSON API and follows
- * the event stream. Served with a content security policy that allows nothing but this server's own scripts
- * (Mermaid draws its SVG with inline styles, hence `style-src 'unsafe-inline'`), no framing, no referrer.
+ * the event stream. Served with the headers of the toolkit's pages (`page-headers.ts`); its token form stays on
+ * the page itself.
  */
 import { ASSETS_PATH } from './page-paths.js';
+import { pageHeaders } from './page-headers.js';
 
-export const PAGE_HEADERS: Readonly<Record<string, string>> = Object.freeze({
-  'content-security-policy': [
-    "default-src 'none'",
-    "script-src 'self'",
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'self'",
-    "frame-ancestors 'none'",
-  ].join('; '),
-  'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
-  'cache-control': 'no-store',
-});
+export const PAGE_HEADERS = pageHeaders("'self'");
 
 export function pageShell(assetsMissing: boolean): string {
   const body = assetsMissing
