@@ -19,24 +19,20 @@
  * Node-only (the version hash uses node:crypto): the compiler and the runtime import it by path.
  */
 import type { CalledSop, CompiledPolicy, CompiledSop, SelectorSpec, SopEdge, SopNode, SubflowCall } from './compiled-sop.js';
+import { QUALIFIER, qualify } from './frames.js';
 import { exitFor } from './machine-calls.js';
 import { entryOf, nameTable } from './name-table.js';
 import { patternTest } from './node-patterns.js';
 import { hashComposite } from './source-hash.js';
 import type { ForkRule, TransitionTable, VisitLimit } from './transitions.js';
 
-/** Between a sub-flow node's id and the ids of the SOP it calls. */
-export const QUALIFIER = '.';
+/** Where a node id names its frames: `frames.ts` (browser-safe), re-exported for the server's modules. */
+export { QUALIFIER, qualify } from './frames.js';
 
 /** An expansion holds at most this many nodes: sub-flows called in sub-flows multiply, and a run's graph must stay small. */
 export const MAX_EXPANDED_NODES = 5000;
 
 export type Composition = { readonly ok: true; readonly sop: CompiledSop } | { readonly ok: false; readonly error: string };
-
-/** The id of `node` of the SOP called at `call`. */
-export function qualify(call: string, node: string): string {
-  return `${call}${QUALIFIER}${node}`;
-}
 
 /** Where a run at `node` (an id of an expansion) is: one frame per SOP on the stack, outermost first. */
 export interface StackFrame {

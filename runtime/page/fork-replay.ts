@@ -8,6 +8,7 @@
  * say) the answer is null from that step on: the page says the forks are not known there, it never guesses.
  * Pure and browser-safe: the page's script bundles it.
  */
+import { qualify, resolveInFrame } from '../../contract/frames.js';
 import { entryOf, hasEntry } from '../../contract/name-table.js';
 import {
   decideMove,
@@ -25,8 +26,6 @@ export interface ReplayedRun {
   readonly path: readonly string[];
   readonly forks: readonly ForkProgress[];
 }
-
-const QUALIFIER = '.';
 
 /** The path and fork records after `step` (the entries up to that seq), or null when the replay disagrees with the log. */
 export function replayForks(sop: Pick<RunSop, 'transitions' | 'frames'>, entries: readonly AuditEntry[], step: number): ReplayedRun | null {
@@ -73,17 +72,11 @@ function decideStep(
   const verdict = decideMove(table, path, target, visits, forks, outcome);
   const call = entryOf(sop.frames, target);
   if (!verdict.ok || call === undefined || verdict.path.at(-1) !== target) return verdict;
-  const entered = decideMove(table, verdict.path, `${target}${QUALIFIER}${call.entry_node}`, verdict.visits, verdict.forks);
+  const entered = decideMove(table, verdict.path, qualify(target, call.entry_node), verdict.visits, verdict.forks);
   return entered.ok && verdict.returned !== undefined ? { ...entered, returned: verdict.returned } : entered;
 }
 
 /** The node a `node_id` names: itself when the SOP has it, else, inside a call, that id in the frame the run is in (or outward). */
 function resolveTarget(table: TransitionTable, path: readonly string[], nodeId: string): string {
-  if (hasEntry(table.successors, nodeId)) return nodeId;
-  const parts = (path.at(-1) ?? '').split(QUALIFIER);
-  for (let depth = parts.length - 1; depth > 0; depth--) {
-    const candidate = `${parts.slice(0, depth).join(QUALIFIER)}${QUALIFIER}${nodeId}`;
-    if (hasEntry(table.successors, candidate)) return candidate;
-  }
-  return nodeId;
+  return resolveInFrame(nodeId, path.at(-1), (id) => hasEntry(table.successors, id));
 }

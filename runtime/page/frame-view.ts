@@ -7,6 +7,7 @@
  * its frames' sub-flow nodes, then the node. The forks' marks (branches, joins) are those of the frame drawn.
  * Pure and browser-safe: the page's script bundles it.
  */
+import { QUALIFIER } from '../../contract/frames.js';
 import type { FlowchartMarks } from '../diagram/annotate-flowchart.js';
 import type { RunSop } from './run-shapes.js';
 
@@ -19,8 +20,6 @@ export interface FrameView {
   /** The stack, outermost first: the run's agent, then each sub-flow node with the agent it calls. */
   readonly stack: readonly string[];
 }
-
-const QUALIFIER = '.';
 
 export function frameView(sop: RunSop, marks: FlowchartMarks): FrameView {
   const current = marks.current;

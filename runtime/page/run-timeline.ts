@@ -9,6 +9,7 @@
  * The page shows history ("visited so far"), not the path: the path rewinds when the agent goes back to a hub,
  * and a person watching wants to see where the agent has been.
  */
+import { resolveInFrame } from '../../contract/frames.js';
 import type { FlowchartMarks } from '../diagram/annotate-flowchart.js';
 import type { AuditEntry, TodoItem } from '../store/run-store.js';
 
@@ -31,25 +32,11 @@ export function stepView(entries: readonly AuditEntry[], step: number, nodeIds: 
     if (entry.from !== null && entry.to !== null && entry.from !== entry.to) traversed.push([entry.from, entry.to]);
     const target = nodeIdOf(entry.input);
     if (entry.outcome === 'refused' && entry.from !== null && target !== undefined)
-      refused.push([entry.from, inFrameOf(entry.from, target, nodeIds)]);
+      refused.push([entry.from, resolveInFrame(target, entry.from, (id) => nodeIds.has(id))]);
     if (entry.tool === 'todo' && entry.outcome === 'ok') todos = todosOf(entry.input);
   }
   const entry = shown.at(-1);
   return { step, entry, visited, current: entry?.to ?? null, traversed, refused, todos };
-}
-
-/**
- * The node a `node_id` typed at `from` names, as `goto_node` resolves it: itself when it is a node, else that id in
- * `from`'s frame, or in a caller's, outward; else as typed.
- */
-function inFrameOf(from: string, typed: string, nodeIds: ReadonlySet<string>): string {
-  if (nodeIds.has(typed)) return typed;
-  const frames = from.split('.');
-  for (let depth = frames.length - 1; depth > 0; depth--) {
-    const qualified = `${frames.slice(0, depth).join('.')}.${typed}`;
-    if (nodeIds.has(qualified)) return qualified;
-  }
-  return typed;
 }
 
 function nodeIdOf(input: unknown): string | undefined {

@@ -29,6 +29,7 @@
  */
 import { z } from 'zod';
 import { QUALIFIER, qualify, type StackFrame, stackOf } from '../../contract/composition.js';
+import { resolveInFrame } from '../../contract/frames.js';
 import { entryOf } from '../../contract/name-table.js';
 import {
   decideMove,
@@ -163,13 +164,7 @@ export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeI
  * SOP the run is in (or in a caller's, outward), so that `VERIFY` names `AUTHENTICATE.VERIFY`.
  */
 export function resolveTarget(agent: PreparedAgent, state: RunState, nodeId: string): string {
-  if (agent.nodes.has(nodeId)) return nodeId;
-  const parts = (state.path.at(-1) ?? '').split(QUALIFIER);
-  for (let depth = parts.length - 1; depth > 0; depth--) {
-    const candidate = qualify(parts.slice(0, depth).join(QUALIFIER), nodeId);
-    if (agent.nodes.has(candidate)) return candidate;
-  }
-  return nodeId;
+  return resolveInFrame(nodeId, state.path.at(-1), (id) => agent.nodes.has(id));
 }
 
 type Step = { readonly verdict: MoveAccepted } | { readonly refused: MoveRefusal };

@@ -19,7 +19,8 @@
  * like accepted ones (past a visit limit too, when the walk went there: `visit_limit`) but are not steps.
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
-import { passesOnPath, QUALIFIER, qualify } from '../../../contract/composition.js';
+import { passesOnPath, qualify } from '../../../contract/composition.js';
+import { resolveInFrame } from '../../../contract/frames.js';
 import { entryOf } from '../../../contract/name-table.js';
 import {
   countVisit,
@@ -389,13 +390,7 @@ function list(items: readonly string[]): string {
 
 /** The node a `goto_node` names, as the server reads it: itself when a node, else the id in the frame the run is in. */
 function inFrame(sop: CompiledSop, path: readonly string[], named: string): string {
-  if (Object.hasOwn(sop.transitions.successors, named)) return named;
-  const parts = (path.at(-1) ?? '').split(QUALIFIER);
-  for (let depth = parts.length - 1; depth > 0; depth--) {
-    const candidate = qualify(parts.slice(0, depth).join(QUALIFIER), named);
-    if (Object.hasOwn(sop.transitions.successors, candidate)) return candidate;
-  }
-  return named;
+  return resolveInFrame(named, path.at(-1), (id) => Object.hasOwn(sop.transitions.successors, id));
 }
 
 /** A move into a sub-flow node goes on into the called SOP's entry node, as the server moves. */
