@@ -1,7 +1,18 @@
 /**
  * Node ids inside sub-flows: a called SOP's node is named by the sub-flow nodes of its frames, then its own id
- * (`AUTHENTICATE.VERIFY`). Pure and dependency-free: the server, the replay and the pages' browser scripts share it.
+ * (`AUTHENTICATE.VERIFY`). Pure (the transition rule its only import): the server, the replay and the pages' browser
+ * scripts share it.
  */
+import {
+  decideMove,
+  type ForkProgress,
+  type MoveVerdict,
+  NO_FORKS,
+  NO_VISITS,
+  type Outcome,
+  type TransitionTable,
+  type Visits,
+} from './transitions.js';
 
 /** Between a sub-flow node's id and the ids of the SOP it calls. */
 export const QUALIFIER = '.';
@@ -24,4 +35,26 @@ export function resolveInFrame(typed: string, current: string | null | undefined
     if (isNode(candidate)) return candidate;
   }
   return typed;
+}
+
+/**
+ * A move as `goto_node` makes it: by the one rule (`decideMove`), and a move into a sub-flow node goes on, in the
+ * same move, into the called SOP's entry node (`callEntry`: the entry node's own id in the called SOP, for a
+ * sub-flow node; undefined for any other node). A call the move ended stays in `returned`.
+ */
+export function decideMoveIntoCalls<N extends string>(
+  table: TransitionTable<N>,
+  path: readonly N[],
+  target: string,
+  callEntry: (node: string) => string | undefined,
+  visits: Visits = NO_VISITS,
+  forks: readonly ForkProgress[] = NO_FORKS,
+  outcome: Outcome = 'passed',
+): MoveVerdict<N> {
+  const verdict = decideMove(table, path, target, visits, forks, outcome);
+  if (!verdict.ok || verdict.path.at(-1) !== target) return verdict;
+  const entry = callEntry(target);
+  if (entry === undefined) return verdict;
+  const entered = decideMove(table, verdict.path, qualify(target, entry), verdict.visits, verdict.forks);
+  return entered.ok && verdict.returned !== undefined ? { ...entered, returned: verdict.returned } : entered;
 }

@@ -8,17 +8,9 @@
  * say) the answer is null from that step on: the page says the forks are not known there, it never guesses.
  * Pure and browser-safe: the page's script bundles it.
  */
-import { qualify, resolveInFrame } from '../../contract/frames.js';
+import { decideMoveIntoCalls, resolveInFrame } from '../../contract/frames.js';
 import { entryOf, hasEntry } from '../../contract/name-table.js';
-import {
-  decideMove,
-  type ForkProgress,
-  type MoveVerdict,
-  NO_FORKS,
-  NO_VISITS,
-  type TransitionTable,
-  type Visits,
-} from '../../contract/transitions.js';
+import { type ForkProgress, type MoveVerdict, NO_FORKS, NO_VISITS, type TransitionTable, type Visits } from '../../contract/transitions.js';
 import type { AuditEntry } from '../store/run-store.js';
 import type { RunSop } from './run-shapes.js';
 
@@ -69,11 +61,7 @@ function decideStep(
   forks: readonly ForkProgress[],
   outcome: 'passed' | 'failed',
 ): MoveVerdict {
-  const verdict = decideMove(table, path, target, visits, forks, outcome);
-  const call = entryOf(sop.frames, target);
-  if (!verdict.ok || call === undefined || verdict.path.at(-1) !== target) return verdict;
-  const entered = decideMove(table, verdict.path, qualify(target, call.entry_node), verdict.visits, verdict.forks);
-  return entered.ok && verdict.returned !== undefined ? { ...entered, returned: verdict.returned } : entered;
+  return decideMoveIntoCalls(table, path, target, (node) => entryOf(sop.frames, node)?.entry_node, visits, forks, outcome);
 }
 
 /** The node a `node_id` names: itself when the SOP has it, else, inside a call, that id in the frame the run is in (or outward). */

@@ -28,11 +28,10 @@
  * An answer carries none of these where they do not apply, so a SOP without sub-flows or forks answers as before.
  */
 import { z } from 'zod';
-import { QUALIFIER, qualify, type StackFrame, stackOf } from '../../contract/composition.js';
-import { resolveInFrame } from '../../contract/frames.js';
+import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.js';
+import { decideMoveIntoCalls, resolveInFrame } from '../../contract/frames.js';
 import { entryOf } from '../../contract/name-table.js';
 import {
-  decideMove,
   type ForkProgress,
   forkRuleOf,
   forksOnPath,
@@ -171,14 +170,9 @@ type Step = { readonly verdict: MoveAccepted } | { readonly refused: MoveRefusal
 
 /** A move by the one rule, and, into a sub-flow node, on into the called SOP's entry node. */
 export function decideStep(agent: PreparedAgent, state: RunState, target: string, outcome: Outcome | undefined): Step {
-  const verdict = decideMove(agent.transitions, state.path, target, state.visits, state.forks, outcome);
-  if (!verdict.ok) return { refused: verdict };
-  const call = entryOf(agent.sop.calls, target);
-  if (call === undefined || verdict.path.at(-1) !== target) return { verdict };
-  const entered = decideMove(agent.transitions, verdict.path, qualify(target, call.entry), verdict.visits, verdict.forks);
-  return entered.ok
-    ? { verdict: { ...entered, ...(verdict.returned === undefined ? {} : { returned: verdict.returned }) } }
-    : { refused: entered };
+  const callEntry = (node: string) => entryOf(agent.sop.calls, node)?.entry;
+  const verdict = decideMoveIntoCalls(agent.transitions, state.path, target, callEntry, state.visits, state.forks, outcome);
+  return verdict.ok ? { verdict } : { refused: verdict };
 }
 
 /** What a sub-flow or a fork adds to an answer at the end of `path`: the stack, the call ended, a fork's or join's state. */

@@ -19,8 +19,8 @@
  * like accepted ones (past a visit limit too, when the walk went there: `visit_limit`) but are not steps.
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
-import { passesOnPath, qualify } from '../../../contract/composition.js';
-import { resolveInFrame } from '../../../contract/frames.js';
+import { passesOnPath } from '../../../contract/composition.js';
+import { decideMoveIntoCalls, resolveInFrame } from '../../../contract/frames.js';
 import { entryOf } from '../../../contract/name-table.js';
 import {
   countVisit,
@@ -29,7 +29,6 @@ import {
   type ForkProgress,
   legalTargets,
   limitedNodes,
-  type MoveVerdict,
   NO_FORKS,
   NO_VISITS,
   type Visits,
@@ -203,7 +202,8 @@ export function checkConversation(sop: CompiledSop, conversation: Conversation, 
         flag('illegal_move', `goto_node without a node_id${event.argsProblem === undefined ? '' : ` (${event.argsProblem})`}`);
       else {
         const outcome = event.args?.outcome === 'failed' ? 'failed' : 'passed';
-        const verdict = enteringCall(sop, decideMove(sop.transitions, run.path, target, run.visits, run.forks, outcome));
+        const callEntry = (node: string) => entryOf(sop.calls, node)?.entry;
+        const verdict = decideMoveIntoCalls(sop.transitions, run.path, target, callEntry, run.visits, run.forks, outcome);
         if (verdict.ok) {
           run.path = verdict.path;
           run.visits = verdict.visits;
@@ -391,13 +391,4 @@ function list(items: readonly string[]): string {
 /** The node a `goto_node` names, as the server reads it: itself when a node, else the id in the frame the run is in. */
 function inFrame(sop: CompiledSop, path: readonly string[], named: string): string {
   return resolveInFrame(named, path.at(-1), (id) => Object.hasOwn(sop.transitions.successors, id));
-}
-
-/** A move into a sub-flow node goes on into the called SOP's entry node, as the server moves. */
-function enteringCall(sop: CompiledSop, verdict: MoveVerdict): MoveVerdict {
-  if (!verdict.ok) return verdict;
-  const at = verdict.path.at(-1);
-  const call = at === undefined ? undefined : entryOf(sop.calls, at);
-  if (call === undefined || at === undefined) return verdict;
-  return decideMove(sop.transitions, verdict.path, qualify(at, call.entry), verdict.visits, verdict.forks);
 }
