@@ -4,9 +4,12 @@
  * their outcome, never what the user and the agent said. A gateway's (`sop serve --gateway`) also holds the domain
  * calls, each with what decided it: a call the gateway sent on is one event (its answer's entry; a forwarding that
  * no answer follows is a call whose outcome is unknown), a call it refused is one event that failed, and a
- * question put to the user is no call (the answer's entry says how it went: `confirmed`). Without domain entries a
- * replay checks the moves, the visit limits and the terminal, and says what it could not check.
+ * question put to the user is no call (the answer's entry says how it went: `confirmed`). Each domain call keeps
+ * what it answered (`result`: the answered entry's, or a refused or failed call's error); a forwarding left
+ * unanswered has none. Without domain entries a replay checks the moves, the visit limits and the terminal, and
+ * says what it could not check.
  */
+import type { RecordedResult } from '../../../contract/run/call-results.js';
 import type { Conversation, ConversationEvent } from './conversation.js';
 
 export type AuditRead = { readonly ok: true; readonly conversation: Conversation } | { readonly ok: false; readonly error: string };
@@ -35,6 +38,7 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
       if (detail.phase === 'forwarding' && answeredLater(entries, index, e.tool)) continue;
     }
     const failed = detail !== undefined && e.outcome !== 'ok' && !(detail.phase === 'forwarding');
+    const result = detail === undefined ? undefined : answerOf(detail, failed, e.error);
     events.push({
       kind: 'call',
       tool: e.tool,
@@ -42,6 +46,7 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
       ...(args === null ? { argsProblem: 'the recorded input is not an object' } : {}),
       ...(e.tool === 'goto_node' ? { recorded: { valid: e.outcome === 'ok' } } : {}),
       ...(failed ? { failed: true as const } : {}),
+      ...(result === undefined ? {} : { result }),
       ...(detail?.confirmation === 'yes' || detail?.confirmation === 'step' ? { confirmed: detail.confirmation } : {}),
       place: { seq: e.seq },
     });
@@ -60,6 +65,7 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
 interface DomainDetail {
   readonly phase: string;
   readonly confirmation?: string;
+  readonly result?: RecordedResult;
 }
 
 /** The detail of a domain call's entry (gateway mode), or undefined for the toolkit's own calls. */
@@ -67,7 +73,34 @@ function domainDetail(value: unknown): DomainDetail | undefined {
   if (value === null || typeof value !== 'object') return undefined;
   const detail = value as Record<string, unknown>;
   if (detail.kind !== 'domain' || typeof detail.phase !== 'string') return undefined;
-  return { phase: detail.phase, ...(typeof detail.confirmation === 'string' ? { confirmation: detail.confirmation } : {}) };
+  const result = recordedResult(detail.result);
+  return {
+    phase: detail.phase,
+    ...(typeof detail.confirmation === 'string' ? { confirmation: detail.confirmation } : {}),
+    ...(result === undefined ? {} : { result }),
+  };
+}
+
+/**
+ * What a domain call answered: an answered entry's `result` (the server's structured content and text); a refused
+ * or failed call's error; nothing for a forwarding that no answer follows (its outcome is unknown).
+ */
+function answerOf(detail: DomainDetail, failed: boolean, error: unknown): RecordedResult | undefined {
+  const answered = detail.phase === 'answered' ? detail.result : undefined;
+  if (answered !== undefined) return failed && answered.isError !== true ? { ...answered, isError: true } : answered;
+  if (!failed) return undefined;
+  return typeof error === 'string' ? { text: error, isError: true } : { isError: true };
+}
+
+/** A recorded result as the audit keeps it, read from JSON: only its known fields, each of its type. */
+function recordedResult(value: unknown): RecordedResult | undefined {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return undefined;
+  const { structured, text, isError } = value as Record<string, unknown>;
+  return {
+    ...(structured === undefined ? {} : { structured }),
+    ...(typeof text === 'string' ? { text } : {}),
+    ...(isError === true ? { isError: true as const } : {}),
+  };
 }
 
 /** Whether an entry after `index` answers the domain call forwarded there (the next domain entry of that tool). */

@@ -14,6 +14,8 @@
  *   - a resumed session's file repeats the lines it continues (same uuids, the older `sessionId`): a uuid is read
  *     once. When the thread reaches a parent that is not in the file (a session that continues another file), it
  *     starts there and says so; `session` carries what a batch needs to join or drop such files.
+ * Tool results come back as `tool_result` blocks in user lines (their text is the call's answer); a line's
+ * `toolUseResult` that holds a structured value for one of the SOP's tools is kept as the answer's structured content.
  * Meta lines (`isMeta`), and slash-command envelopes, are Claude Code talking, not the user. A line that is not
  * JSON (a log cut off mid-write) is left out and counted.
  */
@@ -151,15 +153,52 @@ export function readClaudeCode(lines: readonly LogLine[], knownTools: ReadonlySe
     { place: (index) => ({ line: messages[index]!.line }), label: (index) => `line ${messages[index]!.line}` },
   );
   if (!read.ok) return read;
+  const events = withStructuredResults(read.events, messages, knownTools);
   const sessionOf = (entry: Entry): string | null => (typeof entry.sessionId === 'string' ? entry.sessionId : null);
   const id = sessionOf(leaf.entry);
   const resumes = [...new Set(thread.map(({ entry }) => sessionOf(entry)).filter((s): s is string => s !== null && s !== id))].sort();
   return {
     ok: true,
-    events: read.events,
+    events,
     notes: onThread === 0 ? [...notes, 'the thread holds no message'] : notes,
     session: { id, resumes, leaf: typeof leaf.entry.uuid === 'string' ? leaf.entry.uuid : null, continues },
   };
+}
+
+/**
+ * The answers of the SOP's tools with what the line kept beside the `tool_result` block (`toolUseResult`) when that
+ * is a structured value (an MCP tool's structured content), not Claude Code's text forms (a string, a text block, a
+ * list of content blocks) nor a built-in tool's own record (those tools are not known).
+ */
+function withStructuredResults(
+  events: readonly ConversationEvent[],
+  lines: readonly { readonly entry: Entry }[],
+  knownTools: ReadonlySet<string>,
+): readonly ConversationEvent[] {
+  const structured = new Map<string, unknown>();
+  for (const { entry } of lines) {
+    const value = entry.toolUseResult;
+    if (entry.type !== 'user' || !isStructured(value)) continue;
+    const content = (entry.message as { content?: unknown }).content;
+    const results = Array.isArray(content) ? content.filter((block) => (block as { type?: unknown } | null)?.type === 'tool_result') : [];
+    const id = results.length === 1 ? (results[0] as { tool_use_id?: unknown }).tool_use_id : undefined;
+    if (typeof id === 'string') structured.set(id, value);
+  }
+  if (structured.size === 0) return events;
+  return events.map((event) => {
+    if (event.kind !== 'call' || !knownTools.has(event.tool) || !('tool_call_id' in event.place)) return event;
+    const id = event.place.tool_call_id;
+    if (id === undefined || !structured.has(id)) return event;
+    return { ...event, result: { ...event.result, structured: structured.get(id) } };
+  });
+}
+
+function isStructured(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false;
+  const isBlock = (item: unknown) => item !== null && typeof item === 'object' && typeof (item as { type?: unknown }).type === 'string';
+  if (Array.isArray(value)) return !value.every(isBlock);
+  const { type, text } = value as { type?: unknown; text?: unknown };
+  return !(type === 'text' && typeof text === 'string');
 }
 
 function isMessageLine(entry: Entry): boolean {

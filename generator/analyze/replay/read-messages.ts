@@ -7,10 +7,14 @@
  * `mcp_tool_use {id, name, server_name, input}`; the answers as `tool_result` / `mcp_tool_result` blocks in a
  * user message, which is not the user speaking; `thinking` blocks are not said to anyone).
  *
+ * Each answer is kept on the call it answers (`result`): its text (a string, or its text parts joined with a newline)
+ * and `isError` when the input says it failed (`is_error`, τ²-bench's `error`).
+ *
  * An assistant message's text is what the agent said, before its tool calls; a user's tool calls (τ²-bench user
  * tools) are the user's device, not the agent, and are left out; system and developer messages are not part of
  * the conversation. A malformed message is an error naming its place, never a guess.
  */
+import type { RecordedResult } from '../../../contract/run/call-results.js';
 import { type ConversationEvent, type EventPlace, knownToolName, type ToolCallEvent } from './conversation.js';
 
 export type MessagesRead =
@@ -43,7 +47,7 @@ export function readMessages(
     const blocks = Array.isArray(message.content) ? (message.content as unknown[]) : [];
     if (role === 'user') {
       const results = blocks.filter((block) => RESULT_BLOCKS.has(blockType(block) as string)) as Record<string, unknown>[];
-      for (const result of results) recordAnswer(events, callIndex, result.tool_use_id, textOf(result.content), result.is_error === true);
+      for (const result of results) recordAnswer(events, callIndex, result.tool_use_id, answerOf(result.content, result.is_error === true));
       if (results.length === 0 || text.trim() !== '') events.push({ kind: 'user', text, place });
     } else if (role === 'assistant') {
       if (text.trim() !== '') events.push({ kind: 'say', text, place });
@@ -65,7 +69,7 @@ export function readMessages(
       const answers = Array.isArray(message.tool_messages) ? (message.tool_messages as Record<string, unknown>[]) : [message];
       for (const answer of answers) {
         if (answer === null || typeof answer !== 'object') continue;
-        recordAnswer(events, callIndex, answer.tool_call_id ?? answer.id, textOf(answer.content), answer.error === true);
+        recordAnswer(events, callIndex, answer.tool_call_id ?? answer.id, answerOf(answer.content, answer.error === true));
       }
     }
   }
@@ -76,23 +80,32 @@ export function readMessages(
 const USE_BLOCKS: ReadonlySet<string> = new Set(['tool_use', 'mcp_tool_use']);
 const RESULT_BLOCKS: ReadonlySet<string> = new Set(['tool_result', 'mcp_tool_result']);
 
+/** An answer as the input writes it (a string, or content parts whose text parts are joined), failed or not. */
+export function answerOf(content: unknown, failed: boolean): RecordedResult {
+  const text = textOf(content);
+  return failed ? { text, isError: true } : { text };
+}
+
 /**
- * Notes an answer on the call it answers (found by its call id): a failure on any call, and the server's verdict on
- * a goto_node, so the check can compare.
+ * Notes an answer on the call it answers (found by its call id): what it answered (`result`), a failure on any call,
+ * and the server's verdict on a goto_node, so the check can compare.
  */
 export function recordAnswer(
   events: ConversationEvent[],
   callIndex: ReadonlyMap<string, number>,
   id: unknown,
-  text: string,
-  failed: boolean,
+  result: RecordedResult,
 ): void {
   const at = typeof id === 'string' ? callIndex.get(id) : undefined;
   const call = at === undefined ? undefined : events[at];
   if (call?.kind !== 'call') return;
-  let answered: ToolCallEvent = failed ? { ...call, failed: true } : call;
-  if (call.tool === 'goto_node') answered = { ...answered, recorded: recordedMove(text) };
-  if (answered !== call) events[at!] = answered;
+  const answered: ToolCallEvent = {
+    ...call,
+    ...(result.isError === true ? { failed: true as const } : {}),
+    ...(call.tool === 'goto_node' ? { recorded: recordedMove(result.text ?? '') } : {}),
+    result,
+  };
+  events[at!] = answered;
 }
 
 function blockType(block: unknown): unknown {

@@ -4,16 +4,19 @@
  * `to_input_list()` gives.
  *   - `message` items (or the short `{role, content}` input form): a user's text is the user speaking, an
  *     assistant's (`output_text` parts) what the agent said; system and developer messages are left out;
- *   - `function_call {call_id, name, arguments}` is a call, answered by `function_call_output {call_id, output}`;
- *     `custom_tool_call {call_id, name, input}` likewise;
+ *   - `function_call {call_id, name, arguments}` is a call, answered by `function_call_output {call_id, output}`
+ *     (a string or content parts: the answer's `result` is its text); `custom_tool_call {call_id, name, input}`
+ *     likewise;
  *   - `mcp_call {name, server_label, arguments, output, error}` is a call of a remote MCP server's tool with its
- *     answer in the same item (`error` set when it failed); `mcp_approval_request` is not a call yet;
+ *     answer in the same item (`error` set when it failed: the answer is that error); `mcp_approval_request` is not
+ *     a call yet;
  *   - the hosted tools' items (`web_search_call`, `file_search_call`, `code_interpreter_call`, `computer_call`, …)
  *     are calls of tools named after their type, which no SOP lists; `reasoning` items are not said to anyone.
  * An item without a `type` and without a `role` is an error naming its index.
  */
+import type { RecordedResult } from '../../../contract/run/call-results.js';
 import type { ConversationEvent } from './conversation.js';
-import { readCall, recordAnswer, textOf } from './read-messages.js';
+import { answerOf, readCall, recordAnswer, textOf } from './read-messages.js';
 
 export type ResponsesRead =
   | { readonly ok: true; readonly events: readonly ConversationEvent[] }
@@ -84,13 +87,13 @@ export function readResponses(items: readonly unknown[], knownTools: ReadonlySet
         break;
       case 'function_call_output':
       case 'custom_tool_call_output':
-        recordAnswer(events, callIndex, item.call_id, outputText(item.output), false);
+        recordAnswer(events, callIndex, item.call_id, answerOf(item.output, false));
         break;
       case 'mcp_call': {
         const id = typeof item.id === 'string' ? item.id : `item ${index}`;
         problem = push(readCall({ call_id: id, name: item.name, arguments: item.arguments }, place, knownTools), index);
-        if (problem === undefined)
-          recordAnswer(events, callIndex, id, outputText(item.output), item.error !== null && item.error !== undefined);
+        const answer = mcpAnswer(item);
+        if (problem === undefined && answer !== undefined) recordAnswer(events, callIndex, id, answer);
         break;
       }
       default: {
@@ -103,6 +106,9 @@ export function readResponses(items: readonly unknown[], knownTools: ReadonlySet
   return { ok: true, events };
 }
 
-function outputText(output: unknown): string {
-  return typeof output === 'string' ? output : textOf(output);
+/** A remote MCP call's answer: its `error` (a failure), else its `output`; none while the call has neither. */
+function mcpAnswer(item: Record<string, unknown>): RecordedResult | undefined {
+  const { error, output } = item;
+  if (error !== null && error !== undefined) return { text: typeof error === 'string' ? error : JSON.stringify(error), isError: true };
+  return output === null || output === undefined ? undefined : answerOf(output, false);
 }

@@ -3,11 +3,13 @@
  * written to the shape the format's documentation and write-ups describe) and on variants of it: the thread that
  * ends at the last line, with its thinking blocks, tool results and compaction; without the abandoned branch, the
  * sidechain, the bookkeeping lines and the line cut off mid-write; a resumed session's repeated lines read once; a
- * log that continues another says so; a log of nothing but a sidechain is read as that conversation.
+ * log that continues another says so; a log of nothing but a sidechain is read as that conversation; what each call
+ * answered kept on it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAnswer } from '../../../../contract/run/call-results.js';
 import type { ConversationEvent } from '../../../../generator/analyze/replay/conversation.js';
 import { type LogLine, readClaudeCode } from '../../../../generator/analyze/replay/read-claude-code.js';
 import { readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
@@ -183,6 +185,73 @@ describe('a Claude Code session log', () => {
       },
     ];
     expect(brief(read(lines).events)).toEqual(['get_order_details (failed)']);
+  });
+
+  it('keeps what each call answered: the fixture’s domain calls, an error, a structured toolUseResult of a SOP tool', () => {
+    const calls = read(ENTRIES).events.filter((e) => e.kind === 'call');
+    expect(calls.map((c) => [c.tool, c.result === undefined ? null : readAnswer(c.result).kind])).toEqual([
+      ['TodoWrite', 'found'],
+      ['find_user_id_by_email', 'found'],
+      ['get_order_details', 'found'],
+      ['cancel_pending_order', 'found'],
+      ['TodoWrite', 'found'],
+      ['Task', 'found'],
+      ['get_order_details', 'found'],
+    ]);
+    expect(calls[1]!.result).toEqual({ text: 'sophia_martin_4832' });
+    const order = { order_id: '#W1', status: 'pending' };
+    const lines = [
+      {
+        type: 'assistant',
+        uuid: 'a',
+        parentUuid: null,
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'mcp__retail-tools__get_order_details', input: {} }] },
+      },
+      {
+        type: 'user',
+        uuid: 'b',
+        parentUuid: 'a',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't1', content: JSON.stringify(order) }] },
+        toolUseResult: order,
+      },
+      {
+        type: 'assistant',
+        uuid: 'c',
+        parentUuid: 'b',
+        message: { role: 'assistant', content: [{ type: 'tool_use', id: 't2', name: 'TodoWrite', input: {} }] },
+      },
+      {
+        type: 'user',
+        uuid: 'd',
+        parentUuid: 'c',
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 't2', content: 'Todos have been modified' }] },
+        toolUseResult: { oldTodos: [], newTodos: [] },
+      },
+      {
+        type: 'assistant',
+        uuid: 'e',
+        parentUuid: 'd',
+        message: {
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: 't3', name: 'mcp__retail-tools__find_user_id_by_email', input: {} }],
+        },
+      },
+      {
+        type: 'user',
+        uuid: 'f',
+        parentUuid: 'e',
+        message: {
+          role: 'user',
+          content: [{ type: 'tool_result', tool_use_id: 't3', is_error: true, content: [{ type: 'text', text: 'Error: User not found' }] }],
+        },
+        toolUseResult: 'Error: User not found',
+      },
+    ];
+    expect(read(lines).events.map((e) => (e.kind === 'call' ? [e.tool, e.result] : e.kind))).toEqual([
+      ['get_order_details', { text: JSON.stringify(order), structured: order }],
+      ['TodoWrite', { text: 'Todos have been modified' }],
+      ['find_user_id_by_email', { text: 'Error: User not found', isError: true }],
+    ]);
   });
 
   it('refuses a log without a message, and names the line of a malformed one (a message without its role has its line’s)', () => {

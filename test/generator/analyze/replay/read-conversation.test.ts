@@ -4,10 +4,14 @@
  * not the agent's (system messages, a τ²-bench user's own tool calls, Anthropic tool results) is left out; a malformed input is an error
  * that names the place, never a guess.
  */
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAnswer } from '../../../../contract/run/call-results.js';
 import { TOOLKIT_TOOLS } from '../../../../generator/analyze/replay/check-conversation.js';
 import { readConversation, readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
 import { call, chat, moves, repositoryBundle, say, user } from '../../../support/chat-transcripts.js';
+import { PROJECT_ROOT } from '../../../support/run-cli.js';
 
 const bundle = repositoryBundle();
 const KNOWN = new Set<string>([...TOOLKIT_TOOLS, ...Object.values(bundle.agents).flatMap((sop) => sop.tools)]);
@@ -221,7 +225,7 @@ describe('an audit log', () => {
     expect(result.ok && result.conversation.domainCalls).toBe(true);
     expect(result.ok && result.conversation.events).toEqual([
       { kind: 'call', tool: 'get_order_details', args: { order_id: '#W1' }, place: { seq: 1 } },
-      { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, failed: true, place: { seq: 2 } },
+      { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, failed: true, result: { isError: true }, place: { seq: 2 } },
       { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, confirmed: 'yes', place: { seq: 5 } },
       { kind: 'call', tool: 'modify_user_address', args: { user_id: 'u' }, confirmed: 'step', place: { seq: 6 } },
     ]);
@@ -307,7 +311,14 @@ describe('answers and failures', () => {
       },
     ];
     expect(eventsOf(JSON.stringify(anthropic))).toEqual([
-      { kind: 'call', tool: 'get_order_details', args: { order_id: '#W1' }, failed: true, place: { message: 0, tool_call_id: 'm1' } },
+      {
+        kind: 'call',
+        tool: 'get_order_details',
+        args: { order_id: '#W1' },
+        failed: true,
+        result: { text: 'not found', isError: true },
+        place: { message: 0, tool_call_id: 'm1' },
+      },
     ]);
     const tau2 = [
       {
@@ -332,5 +343,24 @@ describe('answers and failures', () => {
       ['get_order_details', true, null],
       ['goto_node', false, { valid: true }],
     ]);
+  });
+});
+
+describe('the logs teams already have (test/fixtures/transcripts/formats/)', () => {
+  const FORMATS = join(PROJECT_ROOT, 'test/fixtures/transcripts/formats');
+  const DOMAIN = new Set(bundle.agents.retail_customer_support!.tools);
+
+  it.each(readdirSync(FORMATS))('%s carries the answer of every domain call, as its format writes it', (file) => {
+    const read = readTranscripts(readFileSync(join(FORMATS, file), 'utf8'), KNOWN);
+    if (!read.ok) throw new Error(read.error);
+    const domainCalls = read.transcripts.flatMap((t) =>
+      t.conversation.events.filter((e) => e.kind === 'call' && DOMAIN.has(e.tool)).map((e) => ({ id: t.id, call: e })),
+    );
+    expect(domainCalls.length).toBeGreaterThan(0);
+    for (const { id, call } of domainCalls) {
+      if (call.kind !== 'call') continue;
+      expect(call.result, `${id ?? file}: ${call.tool}`).toBeDefined();
+      expect(readAnswer(call.result!).kind, `${id ?? file}: ${call.tool}`).toBe('found');
+    }
   });
 });

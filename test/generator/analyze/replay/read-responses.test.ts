@@ -2,11 +2,13 @@
  * Reading OpenAI Responses items (`read-responses.ts`): the fixture (an Agents SDK run's items, written from the
  * Responses API reference), a response object with its input, and an items list in the API's default order
  * (newest first); function calls answered by their outputs, a remote MCP call with its answer in the same item, a
- * hosted tool's call named after its type, reasoning left out, and an item it cannot read named by its index.
+ * hosted tool's call named after its type, reasoning left out, and an item it cannot read named by its index; what
+ * each call answered kept on it.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readAnswer } from '../../../../contract/run/call-results.js';
 import type { ConversationEvent } from '../../../../generator/analyze/replay/conversation.js';
 import { readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
 import { isResponsesItems, readResponses } from '../../../../generator/analyze/replay/read-responses.js';
@@ -49,6 +51,7 @@ describe('OpenAI Responses items', () => {
       kind: 'call',
       tool: 'find_user_id_by_name_zip',
       args: { first_name: 'Sophia', last_name: 'Martin', zip: '77034' },
+      result: { text: 'sophia_martin_4832' },
       place: { item: 2, tool_call_id: 'call_Xk2pL9qRt4Vw7Yz1' },
     });
   });
@@ -85,6 +88,45 @@ describe('OpenAI Responses items', () => {
       ok: false,
       error: 'item 0: no function name',
     });
+  });
+
+  it('keeps what each call answered: an output string or content parts, an MCP call’s output or error', () => {
+    const calls = eventsOf(JSON.stringify(ITEMS)).filter((e) => e.kind === 'call');
+    expect(calls.map((c) => [c.tool, c.result === undefined ? null : readAnswer(c.result).kind])).toEqual([
+      ['find_user_id_by_name_zip', 'found'],
+      ['get_user_details', 'found'],
+      ['web_search', null],
+      ['get_order_details', 'found'],
+    ]);
+    const read = readResponses(
+      [
+        { type: 'function_call', call_id: 'f1', name: 'find_user_id_by_email', arguments: '{}' },
+        { type: 'function_call_output', call_id: 'f1', output: [{ type: 'input_text', text: '{"result": "daiki_sanchez_3253"}' }] },
+        { type: 'custom_tool_call', call_id: 'f2', name: 'calculate', input: '1+1' },
+        { type: 'custom_tool_call_output', call_id: 'f2', output: '' },
+        { type: 'mcp_call', id: 'm1', server_label: 'retail-tools', name: 'get_order_details', arguments: '{}', output: '{}', error: null },
+        {
+          type: 'mcp_call',
+          id: 'm2',
+          server_label: 'retail-tools',
+          name: 'cancel_pending_order',
+          arguments: '{}',
+          error: 'Order is not pending',
+        },
+        { type: 'mcp_call', id: 'm3', server_label: 'retail-tools', name: 'get_user_details', arguments: '{}', status: 'calling' },
+      ],
+      KNOWN,
+    );
+    if (!read.ok) throw new Error(read.error);
+    const results = read.events.map((e) => (e.kind === 'call' ? e.result : undefined));
+    expect(results).toEqual([
+      { text: '{"result": "daiki_sanchez_3253"}' },
+      { text: '' },
+      { text: '{}' },
+      { text: 'Order is not pending', isError: true },
+      undefined,
+    ]);
+    expect(results.map((r) => (r === undefined ? null : readAnswer(r).kind))).toEqual(['found', 'empty', 'empty', 'error', null]);
   });
 
   it('tells Responses items from chat messages and from an Anthropic message (also of type "message")', () => {
