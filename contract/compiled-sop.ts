@@ -69,16 +69,51 @@ export interface McpServerRef {
   readonly cwd?: string;
   /** How long the gateway waits for one call's answer (default 30 000). */
   readonly timeout_ms?: number;
+  /** What the server is for, as the author describes it (shown where the server is described). */
+  readonly description?: string;
 }
 
 /**
- * What a node requires before a run in gateway mode may go on from it: a call of one of `tools` that succeeded
- * (the domain server answered without an error) during the visit. With `about`, the evidence is about the
- * entity that argument names (`order_id`): later calls naming another value of it are refused.
+ * What a node requires before a run in gateway mode may go on from it: a call of one of `tools` that found something
+ * (the domain server answered, without an error, an answer that is not empty: `contract/run/call-results.ts`), made earlier
+ * in the run or, with `fresh`, during the visit. With `about`, the evidence is about the entity that argument (or the
+ * value found) names (`order_id`): later changes naming another value of it are refused.
  */
 export interface EvidenceRequirement<T extends string = string> {
   readonly tools: readonly T[];
   readonly about: string | null;
+  /** Present (true) when only a call made during the visit counts (a fresh read); otherwise any call of the run does. */
+  readonly fresh?: true;
+  /** What the answer must show to count as found (`shows`), each over the answer's fields; absent when nothing more. */
+  readonly shows?: readonly FieldCondition[];
+}
+
+/** A value a condition compares a field with: JSON's scalars. */
+export type ConditionValue = string | number | boolean | null;
+
+/**
+ * How a condition compares: `==` and `!=` (exact: same type, same text), `in` and `not in` (one of `values`), the
+ * order of numbers (`<`, `<=`, `>`, `>=`), and `present` (the field is there and not empty; no values).
+ */
+export type ConditionOperator = '==' | '!=' | 'in' | 'not in' | '<' | '<=' | '>' | '>=' | 'present';
+
+/** A condition over one field of what a domain call answered. */
+export interface FieldCondition {
+  /** The field's path into the answer (`status`; `payment_history.0.amount`: a number names a list item). */
+  readonly field: readonly string[];
+  readonly op: ConditionOperator;
+  /** What the field is compared with: one value for `==`, `!=` and the orders, any number for `in` and `not in`. */
+  readonly values: readonly ConditionValue[];
+  /** As written in the SOP, for answers and reports (`get_order_details.status == pending`). */
+  readonly text: string;
+}
+
+/**
+ * A condition over the answer of a tool called earlier in the run (`when:` on a node, for one of its edges): the
+ * move along the edge holds when the last answer of `tool` about some entity satisfies it.
+ */
+export interface DataCondition<T extends string = string> extends FieldCondition {
+  readonly tool: T;
 }
 
 export interface AgentMeta {
@@ -183,6 +218,11 @@ export interface CompiledSop<N extends string = string, T extends string = strin
   readonly policies?: readonly CompiledPolicy<N, T>[];
   /** The nodes that require evidence before a run goes on from them (gateway mode); absent when none does. */
   readonly evidence?: { readonly [K in N]?: EvidenceRequirement<T> };
+  /**
+   * Edges decided by data (`when:` in a node's yaml): per node, per successor, the condition over an answer read
+   * earlier in the run that the move along that edge needs (gateway mode; `sop replay` scores it). Absent when none.
+   */
+  readonly conditions?: { readonly [K in N]?: { readonly [target: string]: DataCondition<T> } };
   /** The sub-flow nodes, in flowchart order; absent when the SOP calls none. */
   readonly subflows?: { readonly [K in N]?: SubflowCall<N> };
   /** Node ids this version renamed (frontmatter `renames`: old id → new id), for `sop diff` and `sop runs migrate`; absent when none. */

@@ -10,9 +10,13 @@ export type {
   CalledSop,
   CompiledPolicy,
   CompiledSop,
+  ConditionOperator,
+  ConditionValue,
+  DataCondition,
   EdgeStyle,
   EdgeTable,
   EvidenceRequirement,
+  FieldCondition,
   McpServerRef,
   ModelSettings,
   NodePrompt,
@@ -25,17 +29,31 @@ export type {
   SubflowCall,
 } from './compiled-sop.js';
 export { BUNDLE_FORMAT } from './compiled-sop.js';
-export type { EvidenceRecord } from './evidence.js';
-export {
-  entityNames,
-  entityValue,
-  evidenceOnPath,
-  evidenceRecordOf,
-  goesOn,
-  requirementOf,
-  unmetEvidence,
-  unprovenEntity,
-} from './evidence.js';
+export type { AnswerRecorded, CallOutcome } from './run/answer.js';
+export { recordAnswer } from './run/answer.js';
+export type { ReadAnswer, RecordedResult } from './run/call-results.js';
+export { entityInAnswer, fieldAt, readAnswer, scalarAt } from './run/call-results.js';
+export type { CallDecision, CallRefusal, CallRule, ConfirmationInput } from './run/call.js';
+export { decideCall } from './run/call.js';
+export type { ReadValue } from './run/conditions.js';
+export { branchData, compares, conditionHolds } from './run/conditions.js';
+export { entityValue, evidenceRecordOf, goesOn, requirementMet, requirementOf, unmetEvidence, unprovenEntity } from './run/evidence.js';
+export type { MoveDecision, MoveOptions, MoveRule } from './run/move.js';
+export { allowedTargets, decideMove as decideRunMove, resolveTarget } from './run/move.js';
+export type { ConfirmationGuard, RunRules } from './run/rules.js';
+export { runRules } from './run/rules.js';
+export type {
+  ConfirmationPass,
+  EvidenceRecord,
+  Narrowing,
+  PendingConfirmation,
+  RunState,
+  TodoItem,
+  Unsettled,
+} from './run/state.js';
+export { EMPTY_RUN_STATE } from './run/state.js';
+export type { Decisions, RunEvent, Step, StepOptions, TodoDecision } from './run/step.js';
+export { step, writeTodos } from './run/step.js';
 export type { CalledEvent, CalleeRef, CallMemory } from './machine-calls.js';
 export { calledEvent, calleeCan, exitFor, memoryOf, resumable, returnedAlong } from './machine-calls.js';
 export type { Diagnostic, Severity, SourcePosition, SourceSpan, ValidationDetail, ValidationResult } from './diagnostic.js';

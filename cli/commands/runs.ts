@@ -20,7 +20,14 @@ import {
   parseStoreUrl,
   STORE_FORMS,
 } from '../../runtime/store/open-run-store.js';
-import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun } from '../../runtime/store/run-store.js';
+import {
+  type AuditEntry,
+  domainDetailOf,
+  pinnedVersion,
+  type RunStore,
+  type RunSummary,
+  type StoredRun,
+} from '../../runtime/store/run-store.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
@@ -221,8 +228,8 @@ function auditTable(audit: readonly AuditEntry[]): string {
 /** The outcome, and for a domain call sent on that no later entry answers: the process died before it knew. */
 function outcomeOf(entry: AuditEntry, later: readonly AuditEntry[]): string {
   const text = entry.error === undefined ? entry.outcome : `${entry.outcome}: ${entry.error}`;
-  if (entry.detail?.phase !== 'forwarding') return text;
-  const answered = later.some((next) => next.tool === entry.tool && next.detail?.phase === 'answered');
+  if (domainDetailOf(entry)?.phase !== 'forwarding') return text;
+  const answered = later.some((next) => next.tool === entry.tool && domainDetailOf(next)?.phase === 'answered');
   return answered ? 'pending: sent' : 'pending: sent, no outcome recorded (unknown: the gateway stopped before the answer)';
 }
 
@@ -230,6 +237,7 @@ function outcomeOf(entry: AuditEntry, later: readonly AuditEntry[]): string {
 function decidedBy(entry: AuditEntry): string {
   const detail = entry.detail;
   if (detail === undefined) return '-';
+  if (detail.kind === 'move') return detail.rule;
   const rule = detail.policy === undefined ? detail.rule : `${detail.rule} (${detail.policy})`;
   const parts = [detail.server, rule];
   if (detail.confirmation !== undefined) parts.push(`confirmation: ${detail.confirmation}`);

@@ -11,9 +11,9 @@
  */
 import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
 import { entryOf } from '../../contract/name-table.js';
+import { type RunRules, runRules } from '../../contract/run/rules.js';
 import type { TransitionTable } from '../../contract/transitions.js';
 import { type AgentDescription, describeAgent } from '../tools/load-graph.js';
-import { type GatewayTables, gatewayTables } from './gateway-tables.js';
 
 /** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
 export interface NodeAnswer {
@@ -29,6 +29,8 @@ export interface NodeAnswer {
 export interface EdgeAnswer {
   readonly to: string;
   readonly condition: string | null;
+  /** The edge is decided by data (`when:`): the condition over an answer read earlier, as written. */
+  readonly when?: string;
 }
 
 export interface PreparedNode {
@@ -54,8 +56,8 @@ export interface PreparedAgent {
   /** Node ids in flowchart order. */
   readonly nodeIds: readonly string[];
   readonly terminalNodes: readonly string[];
-  /** What the gateway looks up on domain calls. */
-  readonly gateway: GatewayTables;
+  /** The SOP's rules as the step function looks them up (`contract/run/`): every tool call is decided with them. */
+  readonly rules: RunRules;
 }
 
 export function prepareAgent(sop: CompiledSop): PreparedAgent {
@@ -80,9 +82,13 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
   for (const id of nodeIds) {
     const source = entryOf(sop.nodes, id);
     if (source === undefined) return fail(`node ${id} has no entry in the node table`);
+    const conditions = entryOf(sop.conditions, id);
     const edges = (entryOf(sop.edges, id) ?? []).map((edge) => {
       if (!known.has(edge.to)) fail(`edge ${id} --> ${edge.to} leads to an unknown node`);
-      return Object.freeze({ to: edge.to, condition: edge.condition });
+      const when = conditions === undefined ? undefined : entryOf(conditions, edge.to)?.text;
+      return Object.freeze(
+        when === undefined ? { to: edge.to, condition: edge.condition } : { to: edge.to, condition: edge.condition, when },
+      );
     });
     const node = nodeAnswer(sop, id, source.type, source.description);
     nodes.set(
@@ -105,7 +111,7 @@ export function prepareAgent(sop: CompiledSop): PreparedAgent {
     nodes,
     nodeIds,
     terminalNodes: sop.terminalNodes,
-    gateway: gatewayTables(sop),
+    rules: runRules(sop),
   });
 }
 

@@ -10,14 +10,17 @@
  *      the call may have reached the server and no answer came (it died, or went silent past the timeout). A
  *      process that dies between 1 and 3 leaves the forwarding entry unanswered: its outcome is unknown too.
  *      Nothing is ever retried here;
- *   4. a successful call at a node that requires evidence from it adds the evidence to the run, if the run is
- *      still at that step of its path.
+ *   4. the outcome goes to the step function (`contract/run/answer.ts`), as `sop replay` gives it a transcript's: an
+ *      answer that found something is evidence for the rest of the run (with the fields its conditions read), and
+ *      a change of unknown outcome unsettles what it named until that is read again. The answered entry keeps what
+ *      the server answered, so a replay of the audit log judges the same facts.
  * The model gets the server's answer as it came, or an error that says which server, what happened, and whether
  * the call may have reached it.
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { type EvidenceRecord, evidenceRecordOf } from '../../contract/evidence.js';
+import { recordAnswer } from '../../contract/run/answer.js';
+import type { RecordedResult } from '../../contract/run/call-results.js';
 import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import { type AuditEntry, type DomainCallDetail, pinnedVersion, type RunState, type StoredRun } from '../store/run-store.js';
@@ -97,7 +100,9 @@ export function createDomainCalls(deps: DomainCallDeps) {
         sop: pinnedVersion(run),
         phase,
         ...(decision.kind === 'ask' ? { confirmation: 'asked' as const } : {}),
-        ...(decision.kind !== 'ask' && decision.confirmation !== undefined ? { confirmation: decision.confirmation } : {}),
+        ...(decision.kind !== 'ask' && auditedYes(decision.confirmation) !== undefined
+          ? { confirmation: auditedYes(decision.confirmation) }
+          : {}),
       });
       const audit: Omit<AuditEntry, 'seq' | 'durationMs'> =
         decision.kind === 'refuse'
@@ -143,13 +148,22 @@ export function createDomainCalls(deps: DomainCallDeps) {
       ...span.traceContext(),
     };
     const outcome = await entry.upstream.call(name, forwarded, meta);
+    const result = outcome.kind === 'answered' ? recordedResult(outcome.result) : undefined;
     const recorded = await deps.commitOnRun(runId, caller, name, span, (run) => {
       // Where the call was decided (and made), even if the run moved meanwhile on another instance.
       const at = path.at(-1) ?? null;
       const state =
-        outcome.kind === 'answered' && outcome.result.isError !== true && agent !== undefined
-          ? withEvidence(agent, run.state, path, name, forwarded, outcome.result)
-          : run.state;
+        agent === undefined || (outcome.kind === 'failed' && outcome.reached !== 'maybe')
+          ? run.state
+          : recordAnswer(
+              agent.rules,
+              run.state,
+              name,
+              forwarded,
+              path,
+              result === undefined ? { kind: 'unknown' } : { kind: 'answered', result },
+            ).state;
+      const confirmation = auditedYes(decision.confirmation);
       const detail: DomainCallDetail = {
         kind: 'domain',
         server,
@@ -158,9 +172,10 @@ export function createDomainCalls(deps: DomainCallDeps) {
         sop,
         phase: 'answered',
         ...(decided.recorded ? {} : { read: true }),
-        ...(decision.confirmation === undefined ? {} : { confirmation: decision.confirmation }),
+        ...(confirmation === undefined ? {} : { confirmation }),
         upstreamMs: outcome.ms,
         ...(outcome.kind === 'failed' ? { reached: outcome.reached } : {}),
+        ...(result === undefined ? {} : { result }),
       };
       const audit: Omit<AuditEntry, 'seq' | 'durationMs'> = {
         tool: name,
@@ -196,25 +211,19 @@ function withoutRunId(args: unknown): Record<string, unknown> {
   return rest;
 }
 
-function withEvidence(
-  agent: PreparedAgent,
-  state: RunState,
-  pathAtDecision: readonly string[],
-  tool: string,
-  args: Record<string, unknown>,
-  result: CallToolResult,
-): RunState {
-  const depth = pathAtDecision.length - 1;
-  const node = pathAtDecision[depth];
-  if (node === undefined || state.path[depth] !== node) return state;
-  const record = evidenceRecordOf(agent.sop, state.path.slice(0, depth + 1), tool, args, result.structuredContent);
-  if (record === undefined) return state;
-  // The same proof twice is one proof: a run that reads an order again does not grow.
-  const known = state.evidence ?? [];
-  const same = (other: EvidenceRecord) =>
-    other.node === record.node && other.depth === record.depth && other.tool === record.tool && other.about?.value === record.about?.value;
-  if (known.some(same)) return state;
-  return { ...state, evidence: [...known, record] };
+/** What the server answered, as the run and its audit keep it: the structured content and the text parts joined. */
+function recordedResult(result: CallToolResult): RecordedResult {
+  const texts = (result.content ?? []).filter((part): part is { type: 'text'; text: string } => part.type === 'text');
+  return {
+    ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
+    ...(texts.length === 0 ? {} : { text: texts.map((part) => part.text).join('\n') }),
+    ...(result.isError === true ? { isError: true as const } : {}),
+  };
+}
+
+/** How the user's yes came, as the audit says it (the gateway's yes is asked, or the confirmation step's). */
+function auditedYes(confirmation: 'yes' | 'step' | 'observed' | 'no' | undefined): 'yes' | 'step' | 'no' | undefined {
+  return confirmation === 'observed' ? undefined : confirmation;
 }
 
 function outcomeOf(outcome: UpstreamOutcome): AuditEntry['outcome'] {

@@ -35,11 +35,10 @@ import { selectAgent } from '../agents/select-agent.js';
 import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
 import { type AuditEntry, EMPTY_RUN_STATE, pinnedVersion, type RunStore, type StoredRun } from '../store/run-store.js';
 import type { ConfirmationQuestion } from '../tools/confirmation.js';
-import { gatewayGotoNode } from '../tools/gateway-goto.js';
 import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
-import { GOTO_NODE } from '../tools/goto-node.js';
+import { GOTO_NODE, gatewayGotoNode } from '../tools/goto-node.js';
 import { LOAD_GRAPH_TOOL, type RunFacts, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
 import { newRunId, newSessionId } from './ids.js';
@@ -299,6 +298,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         from: run.state.path.at(-1) ?? null,
         to: outcome.state.path.at(-1) ?? null,
         ...(outcome.outcome === 'ok' ? {} : { error: errorOf(outcome.answer) }),
+        ...(outcome.rule === undefined ? {} : { detail: { kind: 'move' as const, rule: outcome.rule, sop: pinnedVersion(run) } }),
         at: started,
       };
       return { state: outcome.state, audit, value: outcome };

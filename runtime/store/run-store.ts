@@ -26,64 +26,27 @@
  *     cannot hold U+0000 (and Node 22's node:sqlite cannot read it back), so outside JSON (ids, names, errors)
  *     those stores turn it into U+FFFD, on writes and look-ups alike.
  */
+import type { RecordedResult } from '../../contract/run/call-results.js';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import type { EvidenceRecord } from '../../contract/evidence.js';
-import type { ForkProgress } from '../../contract/transitions.js';
+import type { CallRule } from '../../contract/run/call.js';
+import type { MoveRule } from '../../contract/run/move.js';
+import type { RunState } from '../../contract/run/state.js';
 
-/** A todo of the run's task list (the `todo` tool). */
-export interface TodoItem {
-  readonly content: string;
-  readonly status: 'pending' | 'in_progress' | 'completed';
-  /** A terminal node of the run's agent; reaching it adds a `todo_reminder` to `goto_node`'s answer. */
-  readonly completion_node?: string;
-  readonly note?: string;
-}
-
-/** What a run remembers between calls. Plain JSON. */
-export interface RunState {
-  /** How the agent got here from the entry node: entry first, current node last (empty before the first move). */
-  readonly path: readonly string[];
-  readonly todos: readonly TodoItem[];
-  /** Visits per node since the run started, for nodes with a visit limit. */
-  readonly visits: { readonly [node: string]: number };
-  /** Gateway mode: successful domain calls kept as evidence, while their node is on the path. Absent when none. */
-  readonly evidence?: readonly EvidenceRecord[];
-  /**
-   * Gateway mode, for clients that cannot be asked (no elicitation): the confirmation steps the run entered, each
-   * good for one call of a tool its policy guards, while on the path. Absent when none.
-   */
-  readonly passes?: readonly ConfirmationPass[];
-  /** Gateway mode: the confirmation the user was asked for and has not answered. Absent otherwise. */
-  readonly asked?: PendingConfirmation;
-  /** Fork/join: a record per fork on the path (the branches done and how each went). Absent when none. */
-  readonly forks?: readonly ForkProgress[];
-  /**
-   * The SOP version the run was moved to (`sop runs migrate`), when it is not the one it started on
-   * (`StoredRun.sourceHash`, which stays as the run began): read a run's version with `pinnedVersion`.
-   */
-  readonly pinned?: string;
-}
+// What a run is, declared once in the contract (the step function decides on it); re-exported for the stores' users.
+export type {
+  ConfirmationPass,
+  EvidenceRecord,
+  Narrowing,
+  PendingConfirmation,
+  RunState,
+  TodoItem,
+  Unsettled,
+} from '../../contract/run/state.js';
+export { EMPTY_RUN_STATE } from '../../contract/run/state.js';
 
 /** The SOP version a run is on: the one it was moved to, else the one it started on. */
 export function pinnedVersion(run: Pick<StoredRun, 'sourceHash' | 'state'>): string {
   return run.state.pinned ?? run.sourceHash;
-}
-
-/** A confirmation step entered (`node` at `depth` in the path), not yet used by a guarded call. */
-export interface ConfirmationPass {
-  readonly node: string;
-  readonly depth: number;
-}
-
-/** A question put to the user about exactly one call: its tool and a digest of its arguments, at one node visit. */
-export interface PendingConfirmation {
-  /** Random, sent as the call's request state: the answer must come back with it. */
-  readonly id: string;
-  readonly tool: string;
-  readonly digest: string;
-  readonly node: string;
-  readonly depth: number;
-  readonly policy: string;
 }
 
 export interface StoredRun {
@@ -110,17 +73,8 @@ export interface StoredRun {
  */
 export type AuditOutcome = 'ok' | 'refused' | 'error' | 'pending' | 'unknown';
 
-/** The rule that decided a domain call (gateway mode). */
-export type DomainRule =
-  /** Forwarded: the current node lists the tool (and nothing else held it back). */
-  | 'node-tools'
-  /** Refused: no node yet, the tool is not in the SOP, or the current node does not list it. */
-  | 'no-position'
-  | 'not-in-sop'
-  /** Refused: it names an entity (`order_id`) no evidence on the path is about. */
-  | 'evidence'
-  /** A confirmation policy: asked, answered yes or no, or held back for want of a confirmation step. */
-  | 'confirmation';
+/** The rule that decided a domain call (gateway mode): the step function's (`contract/run/call.ts`). */
+export type DomainRule = CallRule;
 
 /** What decided a domain call and what came of it: one entry when it is refused or asked about, two when it is sent on (`forwarding`, then `answered`). */
 export interface DomainCallDetail {
@@ -140,6 +94,20 @@ export interface DomainCallDetail {
   readonly reached?: 'no' | 'maybe' | 'yes';
   /** A read (its server marks the tool `readOnlyHint`): recorded once, with its outcome, not before it was sent. */
   readonly read?: true;
+  /** Answered entries: what the server answered (structured content and text), as the run read it for evidence and data. */
+  readonly result?: RecordedResult;
+}
+
+/** What decided a refused move (`goto_node`): the rule, and the SOP version it was decided on. */
+export interface MoveDetail {
+  readonly kind: 'move';
+  readonly rule: MoveRule;
+  readonly sop: string;
+}
+
+/** The entry's domain call detail (gateway mode), or undefined for a toolkit call. */
+export function domainDetailOf(entry: Pick<AuditEntry, 'detail'>): DomainCallDetail | undefined {
+  return entry.detail?.kind === 'domain' ? entry.detail : undefined;
 }
 
 /** One tool call on a run, appended in the same transaction as the state it produced. */
@@ -155,8 +123,8 @@ export interface AuditEntry {
   readonly to: string | null;
   /** Why the call was refused or failed. */
   readonly error?: string;
-  /** Gateway mode: what decided a domain call, and what came of it. */
-  readonly detail?: DomainCallDetail;
+  /** Gateway mode: what decided a domain call, and what came of it; a refused move: the rule that refused it. */
+  readonly detail?: DomainCallDetail | MoveDetail;
   /** When the call started (ms since the epoch) and how long it took until its commit was issued. */
   readonly at: number;
   readonly durationMs: number;
@@ -268,5 +236,3 @@ export interface RunStore {
   /** Releases the engine (connections, file handles); no listener is called afterwards. Idempotent. */
   close(): Promise<void>;
 }
-
-export const EMPTY_RUN_STATE: RunState = Object.freeze({ path: Object.freeze([]), todos: Object.freeze([]), visits: Object.freeze({}) });

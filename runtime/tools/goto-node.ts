@@ -29,17 +29,8 @@
  */
 import { z } from 'zod';
 import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.js';
-import { decideMoveIntoCalls, resolveInFrame } from '../../contract/frames.js';
-import { entryOf } from '../../contract/name-table.js';
-import {
-  type ForkProgress,
-  forkRuleOf,
-  forksOnPath,
-  legalTargets,
-  type MoveAccepted,
-  type MoveRefusal,
-  type Outcome,
-} from '../../contract/transitions.js';
+import { decideMove, type MoveDecision, type MoveOptions, resolveTarget as resolveInRun } from '../../contract/run/move.js';
+import { forkRuleOf, forksOnPath, type ForkProgress, legalTargets, type Outcome } from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
@@ -70,7 +61,11 @@ export const nodeSchema = z.object({
   tools: z.array(z.string()).optional(),
   examples: z.array(exampleSchema).optional(),
 });
-export const edgeSchema = z.object({ to: z.string(), condition: z.string().nullable() });
+export const edgeSchema = z.object({
+  to: z.string(),
+  condition: z.string().nullable(),
+  when: z.string().optional(),
+});
 
 const moveAnswerSchema = z.object({
   node: nodeSchema,
@@ -108,21 +103,29 @@ export type GotoNodeAnswer = MoveAnswer | RefusalAnswer | ErrorAnswer;
 
 export const gotoNodeOutput = z.union([moveAnswerSchema, refusalAnswerSchema, errorAnswerSchema]);
 
+/** A move as the server without a gateway decides it: by the transition rule alone (it sees no domain call). */
+const PLAIN: MoveOptions = Object.freeze({ domainCalls: false });
+/** A move in gateway mode: the domain calls pass through the run, so evidence and data decide too. */
+const GATEWAY: MoveOptions = Object.freeze({ domainCalls: true });
+
 export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
-  const targetId = resolveTarget(agent, state, input.node_id);
-  if (agent.nodes.get(targetId) === undefined) return unknownNode(agent, state, input.node_id);
-  const moved = decideStep(agent, state, targetId, input.outcome);
-  if ('refused' in moved) return { answer: refusal(agent, state, targetId, moved.refused), state, isError: false, outcome: 'refused' };
-  const { verdict } = moved;
-  const { path, visits } = verdict;
+  return moveOnRun(agent, state, input, PLAIN);
+}
+
+/** `goto_node` in gateway mode (`sop serve --gateway`): the same answers, and moves held for evidence or data. */
+export function gatewayGotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
+  return moveOnRun(agent, state, input, GATEWAY);
+}
+
+function moveOnRun(agent: PreparedAgent, state: RunState, input: GotoNodeInput, options: MoveOptions): ToolOutcome<GotoNodeAnswer> {
+  const { decision, state: next } = decideMove(agent.rules, state, input.node_id, input.outcome, options);
+  if (decision.kind === 'unknown-node') return fail(state, { valid: false, error: decision.error, valid_nodes: [...agent.nodeIds] });
+  if (decision.kind === 'refused') return { answer: refusal(decision), state, isError: false, outcome: 'refused', rule: decision.rule };
+  const { verdict } = decision;
+  const { path } = verdict;
   const hereId = path.at(-1)!;
   const here = agent.nodes.get(hereId)!;
   const forks = verdict.forks ?? state.forks ?? [];
-  const sameForks = verdict.forks === undefined || sameRecords(verdict.forks, state.forks ?? []);
-  const next: RunState =
-    path === state.path && visits === state.visits && sameForks
-      ? state
-      : withForks({ ...state, path, visits }, verdict.forks === undefined ? state.forks : verdict.forks);
   const extras = answerExtras(agent, path, forks, verdict.returned);
   const reminder =
     here.terminal && state.todos.some((todo) => todo.completion_node === hereId && todo.status !== 'completed')
@@ -163,16 +166,7 @@ export function gotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeI
  * SOP the run is in (or in a caller's, outward), so that `VERIFY` names `AUTHENTICATE.VERIFY`.
  */
 export function resolveTarget(agent: PreparedAgent, state: RunState, nodeId: string): string {
-  return resolveInFrame(nodeId, state.path.at(-1), (id) => agent.nodes.has(id));
-}
-
-type Step = { readonly verdict: MoveAccepted } | { readonly refused: MoveRefusal };
-
-/** A move by the one rule, and, into a sub-flow node, on into the called SOP's entry node. */
-export function decideStep(agent: PreparedAgent, state: RunState, target: string, outcome: Outcome | undefined): Step {
-  const callEntry = (node: string) => entryOf(agent.sop.calls, node)?.entry;
-  const verdict = decideMoveIntoCalls(agent.transitions, state.path, target, callEntry, state.visits, state.forks, outcome);
-  return verdict.ok ? { verdict } : { refused: verdict };
+  return resolveInRun(agent.rules, state.path, nodeId);
 }
 
 /** What a sub-flow or a fork adds to an answer at the end of `path`: the stack, the call ended, a fork's or join's state. */
@@ -213,15 +207,6 @@ export function edgesHere(agent: PreparedAgent, state: RunState): readonly EdgeA
   return answerExtras(agent, state.path, state.forks ?? [], undefined).edges ?? agent.nodes.get(here)?.edges ?? [];
 }
 
-function withForks(state: RunState, forks: readonly ForkProgress[] | undefined): RunState {
-  const { forks: _old, ...rest } = state;
-  return forks === undefined || forks.length === 0 ? rest : { ...rest, forks };
-}
-
-function sameRecords(a: readonly ForkProgress[], b: readonly ForkProgress[]): boolean {
-  return a.length === b.length && JSON.stringify(a) === JSON.stringify(b);
-}
-
 /** Where the agent may go from here: successors in edge order, then the entry node and the hubs on the path. */
 export function validNext(agent: PreparedAgent, state: RunState): string[] {
   return legalTargets(agent.transitions, state.path, state.visits, state.forks);
@@ -231,46 +216,12 @@ export function todoReminder(nodeId: string): string {
   return `Reached completion node ${nodeId}. Update todos and proceed to next task.`;
 }
 
-function refusal(agent: PreparedAgent, state: RunState, targetId: string, verdict: MoveRefusal): RefusalAnswer {
-  const current = state.path.at(-1) ?? null;
-  const valid_next = validNext(agent, state);
-  if (verdict.reason === 'branch-done') {
-    return {
-      valid: false,
-      error: `Branch ${targetId} of fork ${verdict.fork} is done: take a branch still open, or wait for the join.`,
-      current_node: current,
-      valid_next,
-    };
-  }
-  if (verdict.reason === 'join-outcome') {
-    return {
-      valid: false,
-      error: `Cannot go to ${targetId} from ${verdict.join}: the join ${verdict.outcome}, and ${targetId} is for a join that did not.`,
-      current_node: current,
-      valid_next,
-    };
-  }
-  if (verdict.reason === 'visit-limit') {
-    const times = verdict.max === 1 ? 'once' : `${verdict.max} times`;
-    const error =
-      `Cannot reach ${targetId} from ${current ?? 'the start'}: ${targetId} has been visited ${times}, its limit (max_visits: ${verdict.max}). ` +
-      `Go to ${verdict.escalation}, the escalation node.`;
-    return { valid: false, error, current_node: current, valid_next, escalate_to: verdict.escalation };
-  }
-  const error =
-    current === null
-      ? `Cannot reach ${targetId} before the conversation has started: go to ${agent.entryNode} first`
-      : `Cannot reach ${targetId} from ${current}`;
-  return { valid: false, error, current_node: current, valid_next };
-}
-
-function unknownNode(agent: PreparedAgent, state: RunState, targetId: string): ToolOutcome<ErrorAnswer> {
-  const lower = targetId.toLowerCase();
-  const near = agent.nodeIds.find((id) => id.toLowerCase() === lower);
-  const hint = near === undefined ? '' : ` Did you mean ${near}?`;
-  return fail(state, {
+function refusal(decision: Extract<MoveDecision, { kind: 'refused' }>): RefusalAnswer {
+  return {
     valid: false,
-    error: `Node not found: ${targetId}.${hint} Valid nodes: [${agent.nodeIds.join(', ')}]`,
-    valid_nodes: [...agent.nodeIds],
-  });
+    error: decision.error,
+    current_node: decision.current,
+    valid_next: [...decision.validNext],
+    ...(decision.escalateTo === undefined ? {} : { escalate_to: decision.escalateTo }),
+  };
 }

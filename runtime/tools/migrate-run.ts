@@ -93,7 +93,7 @@ export function decideMigration(state: RunState, startedOn: string, target: Comp
       return isNode(id) ? [[id, count]] : [];
     }),
   );
-  const { pinned: _before, evidence, passes, asked, forks: _records, ...rest } = state;
+  const { pinned: _before, evidence, passes, asked, narrowed, forks: _records, ...rest } = state;
   const moved: RunState = {
     ...rest,
     path,
@@ -101,6 +101,7 @@ export function decideMigration(state: RunState, startedOn: string, target: Comp
     visits,
     ...(evidence === undefined ? {} : { evidence: evidence.map((record) => ({ ...record, node: rename(record.node) })) }),
     ...(passes === undefined ? {} : { passes: passes.map((pass) => ({ ...pass, node: rename(pass.node) })) }),
+    ...(narrowed === undefined ? {} : { narrowed: narrowed.map((entry) => ({ ...entry, node: rename(entry.node) })) }),
     ...(asked === undefined ? {} : { asked: { ...asked, node: rename(asked.node) } }),
     ...(forks.length === 0 ? {} : { forks }),
     ...(target.sourceHash === startedOn ? {} : { pinned: target.sourceHash }),

@@ -7,10 +7,12 @@
  * them in the tool's JSON Schema; `completion_node` needs the loaded agent and is checked here: it must be
  * one of the agent's terminal nodes, since only reaching a terminal node produces a `todo_reminder`.
  *
- * `todo` acts on a run, so it needs `load_graph` first: without an agent `completion_node` cannot be checked.
+ * `todo` acts on a run, so it needs `load_graph` first: without an agent `completion_node` cannot be checked (by
+ * the step function, `contract/run/step.ts`, as `sop replay` checks a transcript's lists).
  * A rejected write (`isError: true`) leaves the previous list in place.
  */
 import { z } from 'zod';
+import { writeTodos as writeTodoList } from '../../contract/run/step.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState, TodoItem } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
@@ -75,22 +77,12 @@ export interface TodoAnswer {
 export const todoOutput = z.union([todoAnswerSchema, errorAnswerSchema]);
 
 export function writeTodos(agent: PreparedAgent, state: RunState, input: TodoInput): ToolOutcome<TodoAnswer | ErrorAnswer> {
-  const wrong = input.todos.flatMap((todo, index) =>
-    todo.completion_node === undefined || agent.nodes.get(todo.completion_node)?.terminal === true
-      ? []
-      : [`todos[${index}].completion_node: ${todo.completion_node} is not a terminal node of ${agent.name}`],
-  );
-  if (wrong.length > 0) {
-    return fail(state, {
-      error: `${wrong.join('; ')}. Terminal nodes: [${agent.terminalNodes.join(', ')}]`,
-      terminal_nodes: [...agent.terminalNodes],
-    });
-  }
-
   const todos = input.todos.map(normalise);
+  const { decision, state: next } = writeTodoList(agent.rules, state, todos);
+  if (decision.kind === 'refused') return fail(state, { error: decision.error, terminal_nodes: [...decision.terminalNodes] });
   const summary = { pending: 0, in_progress: 0, completed: 0 };
   for (const todo of todos) summary[todo.status] += 1;
-  return succeed({ todos, summary }, { ...state, todos });
+  return succeed({ todos, summary }, next);
 }
 
 /** Stored and echoed in one key order, without absent keys. */

@@ -6,6 +6,7 @@
  * prepared JSON) hands it over as `text`; it must be byte-identical to `JSON.stringify(answer)`.
  */
 import { z } from 'zod';
+import type { MoveRule } from '../../contract/run/move.js';
 import type { AuditOutcome, RunState } from '../store/run-store.js';
 
 export interface ToolOutcome<Answer extends object> {
@@ -16,6 +17,8 @@ export interface ToolOutcome<Answer extends object> {
   readonly outcome: AuditOutcome;
   /** `JSON.stringify(answer)`, when the tool already has it; the server stringifies otherwise. */
   readonly text?: string;
+  /** A refused move: the rule that refused it (`contract/run/move.ts`), kept in the audit entry. */
+  readonly rule?: MoveRule;
 }
 
 /** The shape of every error answer: a message that says what to do, plus tool-specific details. */

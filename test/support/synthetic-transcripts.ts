@@ -4,7 +4,7 @@
  * call a confirmation policy guards. As a list of acts, so a test can plant a deviation (drop a call, move one,
  * drop a "yes", go round once more) before turning it into chat messages.
  */
-import { requirementOf } from '../../contract/evidence.js';
+import { requirementOf } from '../../contract/run/evidence.js';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { call, type ChatStep, say, user } from './chat-transcripts.js';
 

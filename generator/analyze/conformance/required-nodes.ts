@@ -14,7 +14,7 @@
  * time. Such a node is required even when no policy names it.
  */
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
-import { requirementOf } from '../../../contract/evidence.js';
+import { requirementOf } from '../../../contract/run/evidence.js';
 
 export interface RequiredNode {
   /** The policies that require it, in frontmatter order (empty for a node required by its evidence alone). */

@@ -3,6 +3,7 @@
  * written as (a run's audit log, chat messages with tool calls, a Claude Code session log, OpenAI Responses
  * items). Readers turn their format into this; the checker and the aligner only read this.
  */
+import type { RecordedResult } from '../../../contract/run/call-results.js';
 
 /** Where an event is in the input, so a finding can point at it. */
 export type EventPlace =
@@ -32,6 +33,12 @@ export interface ToolCallEvent {
   readonly recorded?: { readonly valid?: boolean };
   /** The answer was an error (Anthropic `is_error`, τ²-bench `error`, a Responses MCP call's `error`). */
   readonly failed?: true;
+  /**
+   * What the call answered, where the input records it: the answer's text (a tool message's content, a `tool_result`
+   * block's text parts joined), its structured content when the input keeps it (an audit log of a gateway), and
+   * `isError` when it failed. Absent when the input holds no answer for the call.
+   */
+  readonly result?: RecordedResult;
   /** A gateway's audit log: the user's yes for this call (asked through the client), or the confirmation step used. */
   readonly confirmed?: 'yes' | 'step';
   /**

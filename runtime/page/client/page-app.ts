@@ -284,7 +284,7 @@ function renderAudit(audit: readonly AuditEntry[], step: number): void {
         { className: entry.outcome, data: { seq: String(entry.seq) }, title: entry.error ?? JSON.stringify(entry.input) },
         [
           element('td', { text: String(entry.seq) }),
-          element('td', { text: entry.detail === undefined ? entry.tool : `${entry.tool} @ ${entry.detail.server}` }),
+          element('td', { text: entry.detail?.kind === 'domain' ? `${entry.tool} @ ${entry.detail.server}` : entry.tool }),
           element('td', { text: entry.detail === undefined ? entry.outcome : `${entry.outcome} · ${decidedBy(entry.detail)}` }),
           element('td', { text: move }),
           element('td', { text: `${clock(entry.at)} · ${entry.durationMs} ms` }),
@@ -343,6 +343,7 @@ follow();
 
 /** What decided a domain call (gateway mode): the rule (and its policy), how the user's yes went, the server's time. */
 function decidedBy(detail: NonNullable<AuditEntry['detail']>): string {
+  if (detail.kind === 'move') return detail.rule;
   const parts: string[] = [detail.policy === undefined ? detail.rule : `${detail.rule}: ${detail.policy}`];
   if (detail.confirmation !== undefined) parts.push(`confirmation ${detail.confirmation}`);
   if (detail.phase === 'forwarding') parts.push('sent');

@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type GatewayUnderTest, legacyClient, RETAIL, startGateway } from '../../support/gateway.js';
 import { random as seededRandom } from '../../../fuzz/random.js';
+import { domainDetailOf } from '../../../runtime/store/run-store.js';
 
 let gateway: GatewayUnderTest;
 beforeAll(async () => {
@@ -83,7 +84,9 @@ it('forwards nothing, in thousands of random calls, at a node whose tools do not
   const audit = await gateway.store.audit(runId, { limit: 100_000 });
   // What the run says went out: a change is recorded before it is sent (forwarding), a read once with its answer.
   const forwarded = audit.filter(
-    (entry) => entry.detail?.phase === 'forwarding' || (entry.detail?.phase === 'answered' && entry.detail.read === true),
+    (entry) =>
+      domainDetailOf(entry)?.phase === 'forwarding' ||
+      (domainDetailOf(entry)?.phase === 'answered' && domainDetailOf(entry)?.read === true),
   );
   // Every call that went out is one the run recorded, in the same order, and none other went out.
   expect(forwarded.map((entry) => entry.tool)).toEqual(sent.map((call) => call.tool));
@@ -92,7 +95,7 @@ it('forwards nothing, in thousands of random calls, at a node whose tools do not
   // The test did what it says: many calls, many refused for their node, and some forwarded at deep steps.
   expect(calls).toBeGreaterThan(1500);
   expect(moves).toBeGreaterThan(500);
-  expect(audit.filter((entry) => entry.detail?.rule === 'node-tools' && entry.outcome === 'refused').length).toBeGreaterThan(500);
+  expect(audit.filter((entry) => domainDetailOf(entry)?.rule === 'node-tools' && entry.outcome === 'refused').length).toBeGreaterThan(500);
   expect(new Set(forwarded.map((entry) => entry.from)).size).toBeGreaterThan(5);
   await client.close();
 }, 120_000);

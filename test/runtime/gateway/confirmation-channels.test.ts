@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopHttpServer } from '../../../runtime/http/serve-http.js';
 import { isQuestion } from '../../../runtime/service/session-service.js';
 import { callOn, type GatewayUnderTest, httpGateway, legacyClient, RETAIL, startGateway } from '../../support/gateway.js';
+import { domainDetailOf } from '../../../runtime/store/run-store.js';
 
 let gateway: GatewayUnderTest;
 let http: SopHttpServer;
@@ -111,7 +112,7 @@ describe('clients that cannot be asked: the confirmation step stands in, once pe
     expect(second.answer.error).toContain('this client cannot be asked directly');
     expect(second.answer.error).toContain('It was already used in this visit of DO_CANCEL.');
     const cancels = (await gateway.store.audit(runId, { limit: 200 })).filter((entry) => entry.tool === 'cancel_pending_order');
-    expect(cancels.map((entry) => [entry.outcome, entry.detail?.confirmation])).toEqual([
+    expect(cancels.map((entry) => [entry.outcome, domainDetailOf(entry)?.confirmation])).toEqual([
       ['pending', 'step'],
       ['ok', 'step'],
       ['refused', undefined],

@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEntry } from '../../../runtime/store/run-store.js';
 import { authenticated, type GatewayUnderTest, legacyClient, RETAIL, startGateway } from '../../support/gateway.js';
+import { domainDetailOf } from '../../../runtime/store/run-store.js';
 
 let gateway: GatewayUnderTest;
 beforeAll(async () => {
@@ -102,7 +103,7 @@ describe('calls at the wrong place', () => {
     expect(client.asked).toEqual([]);
     expect(readFileSync(gateway.db, 'utf8')).toBe(before);
     const refusals = (await auditOf(runId)).filter((entry) => entry.outcome === 'refused');
-    expect(refusals.map((entry) => [entry.tool, entry.from, entry.detail?.rule])).toEqual([
+    expect(refusals.map((entry) => [entry.tool, entry.from, domainDetailOf(entry)?.rule])).toEqual([
       ['modify_user_address', 'AUTH', 'node-tools'],
       ['cancel_pending_order', 'CHK_CANCEL', 'node-tools'],
     ]);
@@ -118,7 +119,9 @@ describe('evidence, not declarations', () => {
     await client.call('goto_node', { node_id: 'AUTH' });
     const skipped = await client.call('goto_node', { node_id: 'ROUTE' });
     expect(skipped.answer).toMatchObject({ valid: false, current_node: 'AUTH', valid_next: ['START'] });
-    expect(skipped.answer.error).toContain('AUTH requires a successful call of find_user_id_by_email or find_user_id_by_name_zip');
+    expect(skipped.answer.error).toContain(
+      'AUTH requires a call of find_user_id_by_email or find_user_id_by_name_zip (about the user_id this step is for) that found it in this run',
+    );
     const notFound = await client.call('find_user_id_by_email', { email: 'nobody@example.com' });
     expect(notFound.isError).toBe(true);
     expect((await client.call('goto_node', { node_id: 'ROUTE' })).answer.valid).toBe(false);
@@ -137,7 +140,7 @@ describe('evidence, not declarations', () => {
     await client.call('goto_node', { node_id: 'CHK_CANCEL' });
     const early = await client.call('goto_node', { node_id: 'IS_PENDING_C' });
     expect(early.answer.error).toContain(
-      'CHK_CANCEL requires a successful call of get_order_details (about the order_id this step is for)',
+      'CHK_CANCEL requires a call of get_order_details (about the order_id this step is for) that found it in this run',
     );
     await client.call('get_order_details', { order_id: SOPHIA_PENDING });
     for (const node_id of ['IS_PENDING_C', 'COLLECT_CANCEL', 'DO_CANCEL']) {
@@ -148,7 +151,7 @@ describe('evidence, not declarations', () => {
     expect(other.isError).toBe(true);
     expect(other.answer).toMatchObject({ refused_by: 'evidence' });
     expect(other.answer.error).toBe(
-      `cancel_pending_order names order_id "${MEI_PENDING}", but on this path the procedure checked "${SOPHIA_PENDING}" only. Use a checked order_id, or go back and check this one first.`,
+      `cancel_pending_order names order_id "${MEI_PENDING}", but this run read "${SOPHIA_PENDING}" only. Use one it read, or read this one first.`,
     );
     expect(client.asked).toEqual([]);
     expect(readFileSync(gateway.db, 'utf8')).toBe(before);
@@ -156,6 +159,7 @@ describe('evidence, not declarations', () => {
   });
 
   it('lets the seed read the luggage order at COLLECT_MOD_ADDR (a read is free), and change only the order it checked', async () => {
+    // The luggage order is read, so it is evidence; but the check step decided for the pending order only.
     const client = await legacyClient(gateway, 'yes');
     await loaded(client);
     await authenticated(client);
@@ -166,7 +170,8 @@ describe('evidence, not declarations', () => {
     expect(luggage.isError).toBe(false);
     await client.call('goto_node', { node_id: 'DO_MOD_ADDR' });
     const wrong = await client.call('modify_pending_order_address', { order_id: LUGGAGE, ...luggage.answer.address });
-    expect(wrong.answer.refused_by).toBe('evidence');
+    expect(wrong.answer.refused_by).toBe('data');
+    expect(wrong.answer.error).toContain(`but the way here decided for "${SOPHIA_PENDING}" only`);
     const right = await client.call('modify_pending_order_address', { order_id: SOPHIA_PENDING, ...luggage.answer.address });
     expect(right.isError).toBe(false);
     expect(gateway.database().orders[SOPHIA_PENDING].address).toEqual(luggage.answer.address);
@@ -196,7 +201,7 @@ describe("the user's yes", () => {
     expect(declined.answer).toMatchObject({ refused_by: 'confirmation', policy: 'confirm_before_changes' });
     expect(readFileSync(gateway.db, 'utf8')).toBe(before);
     const audit = await auditOf(runId);
-    expect(audit.slice(-2).map((entry) => [entry.outcome, entry.detail?.confirmation])).toEqual([
+    expect(audit.slice(-2).map((entry) => [entry.outcome, domainDetailOf(entry)?.confirmation])).toEqual([
       ['pending', 'asked'],
       ['refused', 'no'],
     ]);
@@ -215,7 +220,7 @@ describe("the user's yes", () => {
     expect(changed.answer.refused_by).toBe('confirmation');
     expect(client.asked).toHaveLength(3);
     const cancels = (await auditOf(runId)).filter((entry) => entry.tool === 'cancel_pending_order');
-    expect(cancels.map((entry) => [entry.outcome, entry.detail?.phase, entry.detail?.confirmation])).toEqual([
+    expect(cancels.map((entry) => [entry.outcome, domainDetailOf(entry)?.phase, domainDetailOf(entry)?.confirmation])).toEqual([
       ['pending', 'decided', 'asked'],
       ['pending', 'forwarding', 'yes'],
       ['ok', 'answered', 'yes'],
@@ -224,7 +229,7 @@ describe("the user's yes", () => {
       ['pending', 'decided', 'asked'],
       ['refused', 'decided', 'no'],
     ]);
-    const answered = cancels.filter((entry) => entry.detail?.phase === 'answered');
+    const answered = cancels.filter((entry) => domainDetailOf(entry)?.phase === 'answered');
     expect(answered).toEqual([
       expect.objectContaining({
         tool: 'cancel_pending_order',

@@ -1,8 +1,8 @@
 /**
  * Evidence across sub-flow frames (gateway mode's `goto_node`, on the expanded `retail_orders` of the golden case
- * `compose`): a called SOP's node that requires evidence holds the run back inside the call as it would alone; the
- * evidence it gathered belongs to its position in the one path, and when the call ends it is handed to the sub-flow
- * node, so what the authentication proved keeps binding the caller while the call is on the path, and goes with it.
+ * `compose`): a called SOP's node that requires evidence holds the run back inside the call as it would alone, and
+ * what the authentication proved inside the call stays proved for the rest of the run, after the call ended and
+ * after a restart, as in a SOP without sub-flows.
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { composeSop } from '../../../contract/composition.js';
 import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
 import type { RunState } from '../../../runtime/store/run-store.js';
-import { gatewayGotoNode } from '../../../runtime/tools/gateway-goto.js';
+import { gatewayGotoNode } from '../../../runtime/tools/goto-node.js';
 
 const bundle = JSON.parse(
   readFileSync(new URL('../../fixtures/golden/compose/generated/sop-bundle.json', import.meta.url), 'utf8'),
@@ -38,19 +38,21 @@ describe('evidence in a sub-flow (gateway mode)', () => {
     expect(held.outcome).toBe('refused');
     expect(held.answer).toMatchObject({ valid: false, current_node: 'AUTHENTICATE.IDENTIFY' });
     expect((held.answer as { error: string }).error).toContain(
-      'requires a successful call of find_user_id_by_email or find_user_id_by_name_zip',
+      'requires a call of find_user_id_by_email or find_user_id_by_name_zip that found it in this run',
     );
   });
 
-  it('hands the evidence of an ended call to its sub-flow node, which keeps it while it is on the path', () => {
+  it('keeps the evidence an ended call gathered for the rest of the run: the user found inside it stays found', () => {
     const at = walk(start, ['START', 'AUTHENTICATE', 'IDENTIFY']);
-    const proved: RunState = { ...at, evidence: [{ node: 'AUTHENTICATE.IDENTIFY', depth: 3, tool: 'find_user_id_by_email' }] };
+    const record = { node: 'AUTHENTICATE.IDENTIFY', depth: 3, tool: 'find_user_id_by_email', about: { name: 'user_id', value: 'u1' } };
+    const proved: RunState = { ...at, evidence: [record] };
     const inside = walk(proved, ['FOUND', 'VERIFY', 'CODE_OK', 'AUTHENTICATED']);
-    expect(inside.evidence).toEqual([{ node: 'AUTHENTICATE.IDENTIFY', depth: 3, tool: 'find_user_id_by_email' }]);
+    expect(inside.evidence).toEqual([record]);
     const returned = walk(inside, ['ROUTE']);
     expect(returned.path).toEqual(['START', 'AUTHENTICATE', 'ROUTE']);
-    expect(returned.evidence).toEqual([{ node: 'AUTHENTICATE', depth: 1, tool: 'find_user_id_by_email' }]);
-    expect(walk(returned, ['CHK_CANCEL', 'IS_PENDING']).evidence).toEqual(returned.evidence);
-    expect(walk(returned, ['START']).evidence).toBeUndefined();
+    expect(returned.evidence).toEqual([record]);
+    const restarted = walk(returned, ['START', 'AUTHENTICATE', 'IDENTIFY', 'FOUND']);
+    expect(restarted.path.at(-1)).toBe('AUTHENTICATE.FOUND');
+    expect(restarted.evidence).toEqual([record]);
   });
 });

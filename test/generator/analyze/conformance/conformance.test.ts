@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop, SopBundle } from '../../../../contract/compiled-sop.js';
-import { requirementOf } from '../../../../contract/evidence.js';
+import { requirementOf } from '../../../../contract/run/evidence.js';
 import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../../contract/transitions.js';
 import { requiredNodes } from '../../../../generator/analyze/conformance/required-nodes.js';
 import { goldenPaths } from '../../../../generator/analyze/golden-paths.js';

@@ -1,0 +1,249 @@
+/**
+ * Whether a domain call may go to its server, decided from the run alone: the gateway asks before it forwards a call,
+ * and `sop replay` asks the same of every call a conversation made. In order, the first rule that holds a call back
+ * decides:
+ *   1. `no-position`: the run is at a node (before the first `goto_node` nothing is offered);
+ *   2. `not-in-sop`: the tool is one of the SOP's;
+ *   3. `node-tools`: the current node lists it (the answer names the nodes that do, and the moves from here);
+ *   4. `policy`: a policy naming the tool has one of its `passes` nodes on the path (a run the rule built always has:
+ *      `sop build` proved it; a replayed conversation may not);
+ *   5. `evidence`: a change (a tool a policy guards) names no entity (`order_id`) that the run's evidence is about
+ *      with another value (`evidence.ts`);
+ *   6. `data`: a change after a branch decided by data for some entities only names one of them (`move.ts`);
+ *   7. `unknown-outcome`: a change naming an entity (or, naming none, the same tool) whose last change has an unknown
+ *      outcome waits until it is read again (`answer.ts`): it is reconciled, never repeated blindly;
+ *   8. `confirmation`: a confirmation policy that guards it has the user's yes for this very call. In the gateway:
+ *      asked through the client when it can ask the user (MCP elicitation), else taken from the flowchart's
+ *      confirmation step the run entered, once per entry; a yes is bound to the tool and a digest of the arguments
+ *      and spent by the call. In a replay: what the conversation shows (the user's yes at the step, or the audit's).
+ *
+ * Pure and browser-safe: the caller computes the digest and makes the question's id.
+ */
+import { legalTargets } from '../transitions.js';
+import { passesOnPath } from '../composition.js';
+import { entitiesNamed, unprovenEntity } from './evidence.js';
+import type { ConfirmationGuard, RunRules } from './rules.js';
+import type { RunState } from './state.js';
+
+/** The rule that decided a domain call. */
+export type CallRule = 'node-tools' | 'no-position' | 'not-in-sop' | 'policy' | 'evidence' | 'data' | 'unknown-outcome' | 'confirmation';
+
+/** Where the user's yes for a call comes from. */
+export type ConfirmationInput =
+  /** The gateway: whether the client can ask the user now, the answer this call brings back, a new question's id. */
+  | {
+      readonly kind: 'client';
+      /** The call's digest (tool and canonical arguments): a yes is for exactly this call. Asked only when a yes is needed. */
+      digest(): string;
+      readonly canAsk: boolean;
+      readonly answer?: { readonly id: string; readonly yes: boolean } | undefined;
+      newId(): string;
+    }
+  /** A replay: whether the conversation shows the user's yes for this call (what was said, or the audit's record). */
+  | { readonly kind: 'observed'; readonly yes: boolean; readonly why?: string }
+  /** A replay that cannot tell (it sees no dialogue and no record of it): not judged. */
+  | { readonly kind: 'unseen' };
+
+/** What a refusal tells the model: why, and what it can do instead. */
+export interface CallRefusal {
+  readonly error: string;
+  readonly refused_by: CallRule;
+  readonly current_node: string | null;
+  readonly offered_at?: readonly string[];
+  readonly valid_next?: readonly string[];
+  readonly policy?: string;
+}
+
+export type CallDecision =
+  | {
+      readonly kind: 'refuse';
+      readonly rule: CallRule;
+      readonly policy?: string;
+      readonly confirmation?: 'no';
+      readonly refusal: CallRefusal;
+    }
+  /** Ask the user (gateway, a client that can be asked): the question's id is in the run's `asked`. */
+  | { readonly kind: 'ask'; readonly rule: 'confirmation'; readonly policy: string; readonly id: string }
+  | {
+      readonly kind: 'forward';
+      readonly rule: CallRule;
+      readonly policy?: string;
+      /** How the user's yes came: asked (`yes`), the confirmation step (`step`), or seen in the conversation (`observed`). */
+      readonly confirmation?: 'yes' | 'step' | 'observed';
+    };
+
+export function decideCall(
+  rules: RunRules,
+  state: RunState,
+  tool: string,
+  args: Readonly<Record<string, unknown>>,
+  confirmation: ConfirmationInput,
+): { readonly decision: CallDecision; readonly state: RunState } {
+  const node = state.path.at(-1);
+  const offeredAt = rules.offeredAt.get(tool) ?? [];
+  const refuse = (
+    rule: CallRule,
+    refusal: Omit<CallRefusal, 'refused_by' | 'current_node'>,
+    extra: { policy?: string; confirmation?: 'no' } = {},
+  ) => ({
+    decision: { kind: 'refuse' as const, rule, ...extra, refusal: { ...refusal, refused_by: rule, current_node: node ?? null } },
+    state: withoutQuestion(state),
+  });
+  if (node === undefined) {
+    const entry = rules.sop.transitions.entry;
+    return refuse('no-position', {
+      error: `The run is at no step yet: move to ${entry} with goto_node first. ${tool} is offered at ${listed(offeredAt)}.`,
+      offered_at: offeredAt,
+      valid_next: [entry],
+    });
+  }
+  if (!rules.tools.has(tool)) {
+    return refuse('not-in-sop', { error: `${tool} is not a tool of the ${rules.sop.meta.agent} procedure: this run may not call it.` });
+  }
+  if (!(rules.toolsAt.get(node)?.has(tool) ?? false)) {
+    const validNext = legalTargets(rules.sop.transitions, state.path, state.visits, state.forks);
+    const here = [...(rules.toolsAt.get(node) ?? [])];
+    return refuse('node-tools', {
+      error:
+        `${tool} is not offered at ${node}: it is offered at ${listed(offeredAt)}. ` +
+        `${here.length === 0 ? `${node} offers no tools` : `${node} offers ${here.join(', ')}`}; from ${node} you may go to ${listed(validNext)}.`,
+      offered_at: offeredAt,
+      valid_next: validNext,
+    });
+  }
+  for (const policy of rules.policiesOfTool.get(tool) ?? []) {
+    if (passesOnPath(rules.sop.transitions, policy.passes, state.path)) continue;
+    return refuse(
+      'policy',
+      {
+        error: `${tool} needs one of ${listed(policy.passes)} on the way here (policy ${policy.id}), and the path ${state.path.join(' > ')} passes none.`,
+        policy: policy.id,
+      },
+      { policy: policy.id },
+    );
+  }
+  const records = state.evidence ?? [];
+  const unproven = unprovenEntity(rules, node, tool, args, records);
+  if (unproven !== undefined) {
+    return refuse('evidence', {
+      error:
+        `${tool} names ${unproven.name} ${JSON.stringify(unproven.value)}, but this run read ` +
+        `${unproven.proven.map((v) => JSON.stringify(v)).join(', ')} only. Use one it read, or read this one first.`,
+    });
+  }
+  if (rules.changes.has(tool)) {
+    const named = entitiesNamed(rules, args);
+    for (const narrowing of state.narrowed ?? []) {
+      const given = named.find((entity) => entity.name === narrowing.name);
+      if (given === undefined || narrowing.values.includes(given.value)) continue;
+      return refuse('data', {
+        error:
+          `${tool} names ${given.name} ${JSON.stringify(given.value)}, but the way here decided for ` +
+          `${narrowing.values.map((v) => JSON.stringify(v)).join(', ')} only (at ${narrowing.node}: ${narrowing.why}). ` +
+          `Use ${narrowing.values.length === 1 ? 'that one' : 'one of those'}, or go back and decide for this one first.`,
+      });
+    }
+    const unsettled = (state.unsettled ?? []).find((entry) =>
+      entry.entity === undefined
+        ? entry.tool === tool
+        : named.some((entity) => entity.name === entry.entity!.name && entity.value === entry.entity!.value),
+    );
+    if (unsettled !== undefined) {
+      const what =
+        unsettled.entity === undefined ? `what ${tool} changes` : `${unsettled.entity.name} ${JSON.stringify(unsettled.entity.value)}`;
+      return refuse('unknown-outcome', {
+        error:
+          `An earlier ${unsettled.tool} on ${what} may or may not have taken effect (its outcome is unknown). ` +
+          `Read ${what} again to see whether it did, before changing it again: nothing was sent.`,
+      });
+    }
+  }
+  const guard = rules.confirmations.get(tool)?.[0];
+  if (guard === undefined) return { decision: { kind: 'forward', rule: 'node-tools' }, state: withoutQuestion(state) };
+  return decideConfirmation(rules, state, node, tool, guard, confirmation);
+}
+
+function decideConfirmation(
+  rules: RunRules,
+  state: RunState,
+  node: string,
+  tool: string,
+  guard: ConfirmationGuard,
+  input: ConfirmationInput,
+): { readonly decision: CallDecision; readonly state: RunState } {
+  const forward = (confirmation: 'yes' | 'step' | 'observed', next: RunState = withoutQuestion(state)) => ({
+    decision: { kind: 'forward' as const, rule: 'confirmation' as const, policy: guard.policy, confirmation },
+    state: next,
+  });
+  const refuse = (error: string, extra: { confirmation?: 'no'; valid_next?: readonly string[] } = {}) => ({
+    decision: {
+      kind: 'refuse' as const,
+      rule: 'confirmation' as const,
+      policy: guard.policy,
+      ...(extra.confirmation === undefined ? {} : { confirmation: extra.confirmation }),
+      refusal: {
+        error,
+        refused_by: 'confirmation' as const,
+        current_node: node,
+        policy: guard.policy,
+        ...(extra.valid_next === undefined ? {} : { valid_next: extra.valid_next }),
+      },
+    },
+    state: withoutQuestion(state),
+  });
+  if (input.kind === 'unseen') return forward('observed');
+  if (input.kind === 'observed') {
+    return input.yes
+      ? forward('observed')
+      : refuse(
+          `${tool} was called without the user's explicit yes (policy ${guard.policy})${input.why === undefined ? '' : `: ${input.why}`}.`,
+        );
+  }
+  const depth = state.path.length - 1;
+  const asked = state.asked;
+  const digest = input.digest();
+  const answered =
+    input.answer !== undefined &&
+    asked !== undefined &&
+    asked.id === input.answer.id &&
+    asked.tool === tool &&
+    asked.digest === digest &&
+    asked.node === node &&
+    asked.depth === depth;
+  if (answered && input.answer?.yes === true) return forward('yes');
+  if (answered) {
+    return refuse(`The user did not allow ${tool}: nothing was sent. Tell them, and ask what they want instead.`, { confirmation: 'no' });
+  }
+  if (input.canAsk) {
+    const id = input.newId();
+    return {
+      decision: { kind: 'ask', rule: 'confirmation', policy: guard.policy, id },
+      state: { ...state, asked: { id, tool, digest, node, depth, policy: guard.policy } },
+    };
+  }
+  const passes = state.passes ?? [];
+  const pass = passes.find((p) => guard.steps.includes(p.node) && p.depth < state.path.length && state.path[p.depth] === p.node);
+  if (pass !== undefined) {
+    const rest = passes.filter((p) => p !== pass);
+    const { passes: _used, ...others } = withoutQuestion(state);
+    return forward('step', rest.length === 0 ? others : { ...others, passes: rest });
+  }
+  const steps = guard.steps;
+  return refuse(
+    `${tool} needs the user's explicit yes (policy ${guard.policy}), and this client cannot be asked directly (it does not support ` +
+      `elicitation). Ask the user to confirm exactly this call; the confirmation step of the procedure (${listed(steps)}) then allows ` +
+      `one call each time the run enters it.${steps.includes(node) ? ` It was already used in this visit of ${node}.` : ''}`,
+    { valid_next: legalTargets(rules.sop.transitions, state.path, state.visits, state.forks) },
+  );
+}
+
+/** A pending question is for one call: any other call (or a move) drops it. */
+function withoutQuestion(state: RunState): RunState {
+  if (state.asked === undefined) return state;
+  const { asked: _dropped, ...rest } = state;
+  return rest;
+}
+
+function listed(items: readonly string[]): string {
+  return items.length === 0 ? 'no node' : items.join(', ');
+}
