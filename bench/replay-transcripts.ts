@@ -5,7 +5,8 @@
  * products of eight to fourteen variants, the catalogue), asking and hearing "yes" before each change. About one
  * in four has a deviation planted (authentication skipped, a change without the user's yes, a lookup before
  * authenticating). Files are τ²-bench simulations (with the metadata τ²-bench keeps per message: turn, time, cost,
- * usage, the provider's raw answer), OpenAI chat message lists, and Claude Code session logs, 12 : 5 : 3.
+ * usage, the provider's raw answer), OpenAI chat message lists, and Claude Code session logs, 12 : 5 : 3, written by
+ * the corpus's writers (`test/support/corpus/writers/`).
  *
  * Deterministic: the same count and seed give the same bytes.
  */
@@ -14,6 +15,7 @@ import { join } from 'node:path';
 import type { CompiledSop } from '../contract/compiled-sop.js';
 import { goldenPaths } from '../generator/analyze/golden-paths.js';
 import { random as seededRandom } from '../fuzz/random.js';
+import { type Turn, writeClaudeCode, writeOpenaiChat, writeTau2Simulation } from '../test/support/corpus/index.js';
 
 export interface TranscriptSet {
   readonly dir: string;
@@ -168,136 +170,6 @@ function plant(sop: CompiledSop, acts: Act[], rng: () => number): [Act[], boolea
   return [acts, false];
 }
 
-function tau2(acts: readonly Act[], n: number): string {
-  let turn = 0;
-  let clock = Date.parse('2026-11-18T14:02:11.000Z') + n * 600_000;
-  const time = () => new Date((clock += 2300)).toISOString().replace('Z', '');
-  const messages: unknown[] = [];
-  for (const [i, a] of acts.entries()) {
-    if ('user' in a) messages.push({ role: 'user', content: a.user, tool_calls: null, turn_idx: turn++, timestamp: time() });
-    else {
-      const id = `call_${n}_${i}`;
-      const toolCalls = 'call' in a ? [{ id, name: a.call, arguments: a.args, requestor: 'assistant' }] : null;
-      const content = 'say' in a ? a.say : null;
-      const usage = { prompt_tokens: 3900 + turn * 170, completion_tokens: 40 + (i % 60) };
-      messages.push({
-        role: 'assistant',
-        content,
-        tool_calls: toolCalls,
-        turn_idx: turn++,
-        timestamp: time(),
-        cost: 0.0041,
-        usage,
-        raw_data: {
-          id: `chatcmpl-${n}x${i}`,
-          created: 1763474531 + i,
-          model: 'claude-sonnet-4-5-20250929',
-          object: 'chat.completion',
-          choices: [
-            { finish_reason: toolCalls ? 'tool_calls' : 'stop', index: 0, message: { content, role: 'assistant', tool_calls: toolCalls } },
-          ],
-          usage,
-        },
-      });
-      if ('call' in a)
-        messages.push({ role: 'tool', id, content: a.answer, requestor: 'assistant', error: false, turn_idx: turn++, timestamp: time() });
-    }
-  }
-  return JSON.stringify(
-    {
-      id: `sim-${n}`,
-      task_id: String(n % 115),
-      trial: 0,
-      termination_reason: 'user_stop',
-      reward_info: { reward: n % 3 === 0 ? 0 : 1 },
-      messages,
-    },
-    null,
-    2,
-  );
-}
-
-function openai(acts: readonly Act[], n: number): string {
-  const messages: unknown[] = [
-    { role: 'system', content: 'You are the customer support agent of an online retail store. Follow the procedure below.' },
-  ];
-  for (const [i, a] of acts.entries()) {
-    if ('user' in a) messages.push({ role: 'user', content: a.user });
-    else if ('say' in a) messages.push({ role: 'assistant', content: a.say });
-    else {
-      const id = `call_${n}_${i}`;
-      messages.push({
-        role: 'assistant',
-        content: null,
-        tool_calls: [{ id, type: 'function', function: { name: a.call, arguments: JSON.stringify(a.args) } }],
-      });
-      messages.push({ role: 'tool', tool_call_id: id, content: a.answer });
-    }
-  }
-  return JSON.stringify(messages);
-}
-
-function claudeCode(acts: readonly Act[], n: number): string {
-  const session = `5e55${String(n).padStart(4, '0')}-0000-4000-8000-000000000000`;
-  const lines: unknown[] = [{ type: 'summary', summary: 'Retail support', leafUuid: `u${n}-${acts.length}` }];
-  let parent: string | null = null;
-  const env = { isSidechain: false, userType: 'external', cwd: '/srv/support', sessionId: session, version: '2.1.37', gitBranch: 'main' };
-  for (const [i, a] of acts.entries()) {
-    const uuid = `u${n}-${i}`;
-    const timestamp = new Date(Date.parse('2026-11-20T09:00:00.000Z') + n * 60_000 + i * 1000).toISOString();
-    if ('user' in a) lines.push({ parentUuid: parent, ...env, type: 'user', message: { role: 'user', content: a.user }, uuid, timestamp });
-    else if ('say' in a)
-      lines.push({
-        parentUuid: parent,
-        ...env,
-        type: 'assistant',
-        message: {
-          id: `msg_${n}_${i}`,
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5-20250929',
-          content: [{ type: 'text', text: a.say }],
-          stop_reason: 'end_turn',
-          usage: { input_tokens: 6, output_tokens: 80 },
-        },
-        uuid,
-        timestamp,
-      });
-    else {
-      const id = `toolu_${n}_${i}`;
-      lines.push({
-        parentUuid: parent,
-        ...env,
-        type: 'assistant',
-        message: {
-          id: `msg_${n}_${i}`,
-          type: 'message',
-          role: 'assistant',
-          model: 'claude-sonnet-4-5-20250929',
-          content: [{ type: 'tool_use', id, name: `mcp__retail-tools__${a.call}`, input: a.args }],
-          stop_reason: 'tool_use',
-          usage: { input_tokens: 6, output_tokens: 40 },
-        },
-        uuid,
-        timestamp,
-      });
-      lines.push({
-        parentUuid: uuid,
-        ...env,
-        type: 'user',
-        message: { role: 'user', content: [{ tool_use_id: id, type: 'tool_result', content: a.answer }] },
-        toolUseResult: { type: 'text', text: a.answer },
-        uuid: `${uuid}r`,
-        timestamp,
-      });
-      parent = `${uuid}r`;
-      continue;
-    }
-    parent = uuid;
-  }
-  return `${lines.map((line) => JSON.stringify(line)).join('\n')}\n`;
-}
-
 export function writeRetailTranscripts(dir: string, sop: CompiledSop, count: number, seed = 48): TranscriptSet {
   mkdirSync(dir, { recursive: true });
   const rng = seededRandom(seed).next;
@@ -311,12 +183,13 @@ export function writeRetailTranscripts(dir: string, sop: CompiledSop, count: num
     if (deviated) planted += 1;
     calls += acts.filter((a) => 'call' in a).length;
     const kind = n % 20;
+    const turns = acts.map((a): Turn => ('call' in a ? { call: a.call, args: a.args, answer: { text: a.answer } } : a));
     const [name, text] =
       kind < 12
-        ? [`sim-${n}.json`, tau2(acts, n)]
+        ? [`sim-${n}.json`, writeTau2Simulation(turns, { n, reward: n % 3 === 0 ? 0 : 1 })]
         : kind < 17
-          ? [`chat-${n}.json`, openai(acts, n)]
-          : [`session-${n}.jsonl`, claudeCode(acts, n)];
+          ? [`chat-${n}.json`, writeOpenaiChat(turns, { n })]
+          : [`session-${n}.jsonl`, writeClaudeCode(turns, { n })];
     writeFileSync(join(dir, name), text);
     bytes += Buffer.byteLength(text);
   }
