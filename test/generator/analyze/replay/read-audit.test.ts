@@ -2,12 +2,14 @@
  * What a gateway's domain calls answered, read from its audit log (`read-audit.ts`): an answered entry's recorded
  * result (the server's structured content and text) as the call's result; a refused or failed call's error as an
  * error answer; a forwarding that no answer follows (outcome unknown) without one; the toolkit's own calls without
- * one (the log keeps their outcome, not their answer).
+ * one (the log keeps their outcome, not their answer). And end to end: the audit a real gateway writes over the real
+ * retail server reads back with the answers its client got.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readAnswer } from '../../../../contract/run/call-results.js';
 import type { ToolCallEvent } from '../../../../generator/analyze/replay/conversation.js';
 import { readAudit } from '../../../../generator/analyze/replay/read-audit.js';
+import { type GatewayUnderTest, legacyClient, RETAIL, startGateway } from '../../../support/gateway.js';
 
 const RUN = { runId: 'r1', agent: 'retail_customer_support', sourceHash: 'sha256:1' };
 const domain = (phase: string, extra: object = {}) => ({
@@ -119,5 +121,49 @@ describe('the answers in an audit log', () => {
     ]);
     expect(calls.map((c) => c.result ?? null)).toEqual([{ structured: null, text: '' }, { text: 'boom', isError: true }, null]);
     expect(readAnswer(calls[0]!.result!)).toEqual({ kind: 'empty' });
+  });
+});
+
+describe('the audit of a real gateway', () => {
+  let gateway: GatewayUnderTest;
+  beforeAll(async () => {
+    gateway = await startGateway();
+  });
+  afterAll(async () => {
+    await gateway.close();
+  });
+
+  it('reads back each domain call with what the server answered: found, not found, refused', async () => {
+    const client = await legacyClient(gateway);
+    const runId = (await client.call('load_graph', { agent: RETAIL })).answer.run_id as string;
+    const answers: { isError: boolean; answer: unknown; text: string }[] = [];
+    for (const node of ['START', 'AUTH']) await client.call('goto_node', { node_id: node });
+    answers.push(await client.call('find_user_id_by_email', { email: 'nobody@example.com' }));
+    answers.push(await client.call('find_user_id_by_email', { email: 'sophia.martin4832@example.com' }));
+    await client.call('goto_node', { node_id: 'ROUTE' });
+    answers.push(await client.call('get_order_details', { order_id: '#W4817420' }));
+    await client.call('goto_node', { node_id: 'CHK_CANCEL' });
+    answers.push(await client.call('get_order_details', { order_id: '#W4817420' }));
+    await client.close();
+    const stored = await gateway.store.read(runId, 0);
+    if (stored.status !== 'found') throw new Error(stored.status);
+    const audit = await gateway.store.audit(runId);
+    const read = readAudit({ run: stored.run, audit: JSON.parse(JSON.stringify(audit)) });
+    if (!read.ok) throw new Error(read.error);
+    const domain = read.conversation.events.filter(
+      (e): e is ToolCallEvent => e.kind === 'call' && e.tool !== 'goto_node' && e.tool !== 'load_graph',
+    );
+    expect(domain.map((e) => [e.tool, e.result === undefined ? null : readAnswer(e.result).kind])).toEqual([
+      ['find_user_id_by_email', 'error'],
+      ['find_user_id_by_email', 'found'],
+      ['get_order_details', 'error'],
+      ['get_order_details', 'found'],
+    ]);
+    expect(answers.map((a) => a.isError)).toEqual([true, false, true, false]);
+    // What the client got is what the audit kept: the server's text for an answer, the gateway's refusal's error.
+    expect(domain[1]!.result).toMatchObject({ structured: { user_id: 'sophia_martin_4832' }, text: answers[1]!.text });
+    expect(domain[3]!.result).toMatchObject({ structured: answers[3]!.answer, text: answers[3]!.text });
+    expect(domain[0]!.result).toMatchObject({ isError: true, text: answers[0]!.text });
+    expect(domain[2]!.result?.text).toEqual(audit.find((entry) => entry.outcome === 'refused')?.error);
   });
 });
