@@ -257,6 +257,14 @@ export const NESTED_KEYS: ReadonlyMap<string, ReadonlyMap<string, KeyDoc>> = new
           docs: 'domain-servers-and-evidence',
         },
       ],
+      [
+        'description',
+        {
+          summary: 'What the server is for, in one line (kept in the compiled SOP; the gateway does not use it).',
+          snippet: 'description: ${1}',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
     ]),
   ],
   [

@@ -59,7 +59,7 @@ export const DIAGNOSTIC_CODES = {
   },
   SOP004: {
     severity: 'warning',
-    title: 'Unknown frontmatter key.',
+    title: 'Unknown frontmatter key, or a key an `mcp_servers` entry does not have (it is not used).',
     remediation: 'Remove the key or correct its spelling; the message names the closest known key.',
     docs: 'frontmatter',
   },

@@ -4,6 +4,7 @@
  * silently. Returns the typed frontmatter, or null when it has errors.
  */
 import { z } from 'zod';
+import type { McpServerRef } from '../../contract/compiled-sop.js';
 import { entryOf, type NameRecord } from '../../contract/name-table.js';
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Diagnostic, diagnosticAt } from '../diagnostics/diagnostic.js';
@@ -36,8 +37,12 @@ const policy = z.strictObject({
   severity: z.enum(['error', 'warning']).optional(),
 });
 const stringMap = z.record(z.string().min(1), z.string());
-/** A domain server: stdio (`command` …) or Streamable HTTP (`url` …); which keys go together is `mcp-servers.ts`'s business. */
-const mcpServer = z.strictObject({
+/**
+ * A domain server: stdio (`command` …) or Streamable HTTP (`url` …); which keys go together is `mcp-servers.ts`'s
+ * business. Another key is a warning (SOP004) and is not kept: SOPs written for other tools describe their servers
+ * with keys of their own.
+ */
+const mcpServer = z.looseObject({
   name: z.string().regex(/^[A-Za-z0-9_][A-Za-z0-9_.-]*$/, 'must be letters, digits, `_`, `-` or `.`'),
   url: z.string().min(1).optional(),
   headers: stringMap.optional(),
@@ -46,7 +51,9 @@ const mcpServer = z.strictObject({
   env: stringMap.optional(),
   cwd: z.string().min(1).optional(),
   timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
+  description: z.string().optional(),
 });
+const SERVER_KEYS = Object.keys(mcpServer.shape);
 /**
  * A YAML map keyed by the author's names, as a `Map` in that order: every key is kept as written (zod's records drop
  * a `__proto__` key without a word). The ids' grammar is checked at the ids themselves (`policyIdProblems`).
@@ -78,7 +85,8 @@ export const frontmatterSchema = z.object({
   renames: nameMap(nodeId).optional(),
 });
 
-export type Frontmatter = z.output<typeof frontmatterSchema>;
+/** The frontmatter as checked; its servers keep the keys the format defines (`knownServerKeys`). */
+export type Frontmatter = Omit<z.output<typeof frontmatterSchema>, 'mcp_servers'> & { readonly mcp_servers?: readonly McpServerRef[] };
 
 const KNOWN_KEYS = Object.keys(frontmatterSchema.shape);
 
@@ -168,13 +176,34 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
     return { frontmatter: null, yaml };
   }
   if (badIds.length > 0) return { frontmatter: null, yaml };
-  const raw = value as { version?: unknown; model?: Frontmatter['model']; mcp_servers?: Frontmatter['mcp_servers'] };
+  const raw = value as { version?: unknown; model?: Frontmatter['model']; mcp_servers?: readonly McpServerRef[] };
   // A number keeps the author's text: `version: 1.10` is "1.10", not "1.1".
   const version = typeof raw.version === 'number' ? (yaml.plainSourceOf(['version']) ?? parsed.data.version) : parsed.data.version;
-  checkMcpServers(file, yaml, raw.mcp_servers ?? [], sink);
-  // The model settings and the servers are open maps, valid as written: they keep every key the author wrote, as the
+  const servers = raw.mcp_servers?.map((server, index) => knownServerKeys(file, yaml, server, index, sink));
+  checkMcpServers(file, yaml, servers ?? [], sink);
+  // The model settings and the servers' maps are open, valid as written: they keep every key the author wrote, as the
   // YAML layer made them (zod's loose objects drop a `__proto__` key).
-  return { frontmatter: { ...parsed.data, version, model: raw.model, mcp_servers: raw.mcp_servers }, yaml };
+  return { frontmatter: { ...parsed.data, version, model: raw.model, mcp_servers: servers }, yaml };
+}
+
+/** A server entry with the keys the format defines, in the order written; a warning (SOP004) at each other key. */
+function knownServerKeys(file: string, yaml: YamlBlock, server: McpServerRef, index: number, sink: DiagnosticSink): McpServerRef {
+  const entries = Object.entries(server);
+  const unknown = entries.filter(([key]) => !SERVER_KEYS.includes(key));
+  if (unknown.length === 0) return server;
+  const keys = suggester(SERVER_KEYS);
+  for (const [key] of unknown) {
+    sink.push(
+      diagnosticAt(
+        file,
+        'SOP004',
+        yaml.spanOf(['mcp_servers', index, key], { key: true }),
+        `Unknown key ${quoted(key)} in server ${quoted(server.name)} (\`mcp_servers.${index}\`): it is not used. A server's keys: ${SERVER_KEYS.join(', ')}.`,
+        keys.closest(key) === undefined ? 'Remove the key, or move what it says into `description`.' : keys.suggestion(key, 'key'),
+      ),
+    );
+  }
+  return Object.fromEntries(entries.filter(([key]) => SERVER_KEYS.includes(key))) as unknown as McpServerRef;
 }
 
 /** Whether a YAML value is a map (the YAML layer makes maps records without a prototype). */
@@ -238,7 +267,7 @@ function remediationFor(path: readonly (string | number)[]): string | undefined 
     case 'hubs':
       return 'Use a list of node ids, e.g. `hubs: [ROUTE]`.';
     case 'mcp_servers':
-      return 'Each server needs a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`); see "Domain servers" in docs/sop-format.md.';
+      return 'Each server needs a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`), and may have a `timeout_ms` and a `description`; see "Domain servers" in docs/sop-format.md.';
     case 'escalation_node':
       return 'Name the node a node that used up its `max_visits` escalates to, e.g. `escalation_node: ESCALATE_HUMAN`.';
     case 'policies':

@@ -170,12 +170,62 @@ describe('parseSop + buildModel', () => {
     expect(entryOf(model!.mcpServers[1]!.headers as NameRecord<string>, '__proto__')).toBe('c');
   });
 
-  it('refuses a key a server entry does not have, `__proto__` included, at the key', () => {
-    const { diagnostics } = compileSop(
+  it('warns about a key a server entry does not have, `__proto__` included, at the key, and does not keep it', () => {
+    const { diagnostics, model } = compileSop(
       'sops/demo.md',
       BASE_SOP.replace('tools: [lookup]\n---', 'tools: [lookup]\nmcp_servers: [{ name: s, command: node, __proto__: { x: 1 } }]\n---'),
     );
-    expect(diagnostics).toEqual([expect.objectContaining({ code: 'SOP003', line: 5, message: expect.stringContaining('`__proto__`') })]);
+    expect(diagnostics).toEqual([
+      expect.objectContaining({
+        code: 'SOP004',
+        severity: 'warning',
+        line: 5,
+        column: 41,
+        message: expect.stringContaining('`__proto__`'),
+      }),
+    ]);
+    expect(model?.mcpServers).toEqual([{ name: 's', command: 'node' }]);
+    expect(Object.keys(model!.mcpServers[0]!)).toEqual(['name', 'command']);
+  });
+
+  it('takes the servers of SOPs written for the Python prototype, `{name, url, description}`, as written', () => {
+    const { diagnostics, model } = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmcp_servers:\n  - name: retail\n    url: http://localhost:8000/mcp\n    description: Retail order tools\n---',
+      ),
+    );
+    expect(diagnostics).toEqual([]);
+    expect(model?.mcpServers).toEqual([{ name: 'retail', url: 'http://localhost:8000/mcp', description: 'Retail order tools' }]);
+  });
+
+  it('names the valid keys of a server with an unknown one, and the closest', () => {
+    const { diagnostics } = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmcp_servers:\n  - name: s\n    command: node\n    descripton: x\n    notes: y\n---',
+      ),
+    );
+    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.message, d.remediation])).toEqual([
+      [
+        'SOP004',
+        'warning',
+        8,
+        5,
+        "Unknown key `descripton` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description.",
+        'Did you mean `description`?',
+      ],
+      [
+        'SOP004',
+        'warning',
+        9,
+        5,
+        "Unknown key `notes` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description.",
+        'Remove the key, or move what it says into `description`.',
+      ],
+    ]);
   });
 
   it('quotes file positions, not block positions, inside flowchart messages', () => {
