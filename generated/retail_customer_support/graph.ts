@@ -1,6 +1,6 @@
 // @generated from sops/retail_customer_support.md by sop-toolkit. DO NOT EDIT. Regenerate: npm run build:sops
 
-import type { AgentMeta, CompiledPolicy, CompiledSop, EdgeTable, EvidenceRequirement, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
+import type { AgentMeta, CompiledPolicy, CompiledSop, DataCondition, EdgeTable, EvidenceRequirement, NodePrompt, SopNode, TransitionTable } from 'sop-toolkit/contract';
 import { DECISION_NODE_IDS, NODE_IDS, TERMINAL_NODE_IDS, TOOL_NAMES } from './ids.js';
 import type { NodeId, Successors, ToolName } from './ids.js';
 
@@ -256,6 +256,11 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       },
     ],
   },
+  IS_PENDING_C: {
+    prompt: '',
+    tools: [],
+    examples: [],
+  },
   COLLECT_CANCEL: {
     prompt: 'Collect and confirm:\n' +
       '1. **order_id**\n' +
@@ -286,6 +291,11 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
         agent: 'Done: order #W6619432 is cancelled. The refund goes back to your PayPal account within 5–7 business days.',
       },
     ],
+  },
+  IS_PENDING_M: {
+    prompt: '',
+    tools: [],
+    examples: [],
   },
   COLLECT_MOD_ADDR: {
     prompt: 'Collect:\n' +
@@ -358,6 +368,11 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
     tools: ['modify_pending_order_items'],
     examples: [],
   },
+  IS_GC_OK: {
+    prompt: '',
+    tools: [],
+    examples: [],
+  },
   DO_MOD_PAY: {
     prompt: '1. State the order id, the current and the new payment method, and that the original method will be refunded\n' +
       '   (immediately for a gift card, otherwise in 5–7 business days).\n' +
@@ -365,6 +380,11 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '3. On "yes", call `modify_pending_order_payment` once.\n' +
       '4. Report the result, then go to END_MOD.',
     tools: ['modify_pending_order_payment'],
+    examples: [],
+  },
+  IS_DELIVERED_R: {
+    prompt: '',
+    tools: [],
     examples: [],
   },
   COLLECT_RETURN: {
@@ -390,6 +410,11 @@ export const PROMPTS: { readonly [K in NodeId]?: NodePrompt<ToolName> } = {
       '4. Tell the user the order is now "return requested" and an email will explain how to send the items back, then\n' +
       '   go to END_RETURN.',
     tools: ['return_delivered_order_items'],
+    examples: [],
+  },
+  IS_DELIVERED_E: {
+    prompt: '',
+    tools: [],
     examples: [],
   },
   COLLECT_EXCH: {
@@ -623,8 +648,9 @@ export const POLICIES: readonly CompiledPolicy<NodeId, ToolName>[] = [
 ];
 
 /**
- * What nodes of the `retail_customer_support` SOP require before a run goes on from them in gateway mode: a
- * successful call of one of `tools` during the visit (about the entity `about` names, when it names one).
+ * What nodes of the `retail_customer_support` SOP require before a run goes on from them in gateway mode: a call of
+ * one of `tools` that found something (made earlier in the run, or during the visit with `fresh`), about the entity
+ * `about` names when it names one, and whose answer shows what `shows` says.
  */
 export const EVIDENCE: { readonly [K in NodeId]?: EvidenceRequirement<ToolName> } = {
   AUTH: {
@@ -646,6 +672,85 @@ export const EVIDENCE: { readonly [K in NodeId]?: EvidenceRequirement<ToolName> 
   CHK_EXCH: {
     tools: ['get_order_details'],
     about: 'order_id',
+  },
+};
+
+/**
+ * The edges of the `retail_customer_support` SOP decided by data (`when`): per node, per successor, the condition
+ * over an answer read earlier in the run that the move along that edge needs (gateway mode). An edge without one is
+ * the agent's judgement.
+ */
+export const CONDITIONS: { readonly [K in NodeId]?: { readonly [T in Successors[K]]?: DataCondition<ToolName> } } = {
+  IS_PENDING_C: {
+    DENY_CANCEL: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '!=',
+      values: ['pending'],
+      text: 'get_order_details.status != pending',
+    },
+    COLLECT_CANCEL: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['pending'],
+      text: 'get_order_details.status == pending',
+    },
+  },
+  IS_PENDING_M: {
+    DENY_MOD: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '!=',
+      values: ['pending'],
+      text: 'get_order_details.status != pending',
+    },
+    COLLECT_MOD_ADDR: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['pending'],
+      text: 'get_order_details.status == pending',
+    },
+    MOD_TYPE: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['pending'],
+      text: 'get_order_details.status == pending',
+    },
+  },
+  IS_DELIVERED_R: {
+    DENY_RETURN: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '!=',
+      values: ['delivered'],
+      text: 'get_order_details.status != delivered',
+    },
+    COLLECT_RETURN: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['delivered'],
+      text: 'get_order_details.status == delivered',
+    },
+  },
+  IS_DELIVERED_E: {
+    DENY_EXCH: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '!=',
+      values: ['delivered'],
+      text: 'get_order_details.status != delivered',
+    },
+    COLLECT_EXCH: {
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['delivered'],
+      text: 'get_order_details.status == delivered',
+    },
   },
 };
 
@@ -875,7 +980,7 @@ export const AGENT_META: AgentMeta = {
 export const SOURCE_FILE: string = 'sops/retail_customer_support.md';
 
 /** sha256 of the source (line endings normalised): the SOP version a run pins. */
-export const SOURCE_HASH: string = 'sha256:c82891c81a0bda12ff09516107e92dd5e0635bb36ffe04f00aa5bdd8bb95f852';
+export const SOURCE_HASH: string = 'sha256:41d53ca497f80f8ae309e72ad9435f6db00608913af7917f80b9d8d662587888';
 
 /** The `retail_customer_support` SOP, compiled: the same data the server loads from `sop-bundle.json`. */
 export const SOP: CompiledSop<NodeId, ToolName> = {
@@ -896,4 +1001,5 @@ export const SOP: CompiledSop<NodeId, ToolName> = {
   flowchart: FLOWCHART,
   policies: POLICIES,
   evidence: EVIDENCE,
+  conditions: CONDITIONS,
 };

@@ -8,7 +8,8 @@
  *     names one of its terminals; SOP075: an edge no terminal leads to;
  *   - SOP055 (and SOP054): the SOP's policies, proved over its expansion (`contract/composition.ts`), where the called
  *     SOPs' nodes are guarded and passed too (`CALL.*` patterns, tools, terminals): the proof the per-file check
- *     leaves to this stage for a SOP with sub-flows.
+ *     leaves to this stage for a SOP with sub-flows;
+ *   - SOP069: its `when` conditions, proved over the expansion likewise (a called SOP's nodes may read the tool).
  * It runs wherever the project is checked (`sop build`, the language server, the preview), after each file compiled
  * alone; a file with errors of its own is left out (its diagnostics say enough), and so is one whose callee fails.
  */
@@ -16,7 +17,8 @@ import type { CompiledSop, SopEdge } from '../../contract/compiled-sop.js';
 import { composeSop, exitsOf, MAX_EXPANDED_NODES, QUALIFIER } from '../../contract/composition.js';
 import { entryOf } from '../../contract/name-table.js';
 import { patternTest } from '../../contract/node-patterns.js';
-import { buildPolicyGraph, findViolation, violationMessage } from '../check/check-policies.js';
+import { unreadDiagnostic, unreadProof } from '../check/check-conditions.js';
+import { buildPolicyGraph, findViolation, type PolicyGraph, violationMessage } from '../check/check-policies.js';
 import type { CompiledFile } from '../compile-sop.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt, type Diagnostic, hasErrors } from '../diagnostics/diagnostic.js';
@@ -75,6 +77,7 @@ export function compositionDiagnostics(compiled: readonly CompiledFile[], cache:
       continue;
     }
     out.push(...policyDiagnostics(model, composed.sop));
+    out.push(...conditionDiagnostics(model, composed.sop));
   }
   return out;
 }
@@ -210,14 +213,36 @@ function edgeText(edge: SopEdge): string {
   return edge.condition === null ? `the edge to ${edge.to}` : `the edge |${edge.condition}| to ${edge.to}`;
 }
 
+/** The graph of the expansion that policies and conditions are proved on: its edges and escalation moves. */
+function expandedGraph(composed: CompiledSop): PolicyGraph {
+  return buildPolicyGraph(
+    new Map(composed.nodeIds.map((id) => [id, entryOf(composed.transitions.successors, id) ?? []])),
+    escalationMovesOfTable(composed),
+  );
+}
+
+/** The SOP's own `when` conditions, each over a tool some path of the expansion to its node never reads (SOP069). */
+function conditionDiagnostics(model: SopModel, composed: CompiledSop): Diagnostic[] {
+  const conditions = model.prompts.flatMap((prompt) => prompt.when.map((entry, index) => ({ prompt, entry, index })));
+  if (conditions.length === 0) return [];
+  const proof = unreadProof(
+    expandedGraph(composed),
+    composed.transitions.entry,
+    (tool) => new Set(composed.nodeIds.filter((id) => (entryOf(composed.toolsByNode, id) ?? []).includes(tool))),
+    model.tools.map((t) => t.name),
+  );
+  return conditions.flatMap(({ prompt, entry, index }) => {
+    if (entry.condition === null) return [];
+    const found = unreadDiagnostic(model.file, prompt, index, proof, ' (with the sub-flows expanded)');
+    return found === null ? [] : [found];
+  });
+}
+
 /** The SOP's own policies, proved over its expansion (SOP055), and what they name that matches nothing there (SOP054). */
 function policyDiagnostics(model: SopModel, composed: CompiledSop): Diagnostic[] {
   const out: Diagnostic[] = [];
   const policies = composed.policies ?? [];
-  const graph = buildPolicyGraph(
-    new Map(composed.nodeIds.map((id) => [id, entryOf(composed.transitions.successors, id) ?? []])),
-    escalationMovesOfTable(composed),
-  );
+  const graph = expandedGraph(composed);
   const ids = composed.nodeIds;
   for (const [index, policy] of model.policies.entries()) {
     const resolved = policies[index];

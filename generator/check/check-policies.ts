@@ -80,7 +80,7 @@ export interface PolicyGraph {
   readonly next: readonly (readonly number[])[];
 }
 
-function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
+export function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
   return buildPolicyGraph(facts.successors, escalationMovesOf(model, facts.successors));
 }
 
@@ -175,7 +175,7 @@ const SHOWN_AT_EACH_END = 12;
  * The counterexample, with the escalation moves marked as such. A long one keeps its start and its end (where the
  * guarded node is) and says how many steps it leaves out, and how many of them are escalation moves.
  */
-function renderPath(path: readonly string[], graph: PolicyGraph): string {
+export function renderPath(path: readonly string[], graph: PolicyGraph): string {
   const step = (i: number): string => {
     const escalation = graph.escalations.get(`${path[i - 1]}>${path[i]}`);
     return escalation === undefined ? ` → ${path[i]}` : ` ⇢ ${path[i]} (once ${escalation.usedUp} has used up its max_visits)`;

@@ -1,6 +1,7 @@
 /** The check stage for one SOP: every per-file rule, all diagnostics collected (it never stops at the first). */
 import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import type { GraphFacts, SopModel } from '../model/sop-model.js';
+import { checkConditions } from './check-conditions.js';
 import { checkEvidence } from './check-evidence.js';
 import { checkForks } from './check-forks.js';
 import { checkGraph } from './check-graph.js';
@@ -17,6 +18,7 @@ export function checkSop(model: SopModel, facts: GraphFacts, sink: DiagnosticSin
   checkVisitLimits(model, sink);
   checkPolicies(model, facts, sink);
   checkEvidence(model, facts, sink);
+  checkConditions(model, facts, sink);
   checkSubflowNodes(model, facts, sink);
   checkForks(model, facts, sink);
   checkRenames(model, sink);

@@ -351,6 +351,21 @@ export const DIAGNOSTIC_CODES = {
     remediation: 'Correct the name (the message names the closest tool the servers offer), or add the server that offers it.',
     docs: 'domain-servers-and-evidence',
   },
+  SOP068: {
+    severity: 'error',
+    title:
+      'A `when` or `shows` condition does not parse, names a node that is not a successor or a tool that is not in `tools`, or gives an operator the wrong kind of value.',
+    remediation:
+      'Write `TOOL.FIELD OP VALUE` (in `shows`: `FIELD OP VALUE`, or a bare `FIELD`), e.g. `get_order_details.status == pending`, with a list after `in` and a number after `<`; key `when` by successors of the node.',
+    docs: 'domain-servers-and-evidence',
+  },
+  SOP069: {
+    severity: 'error',
+    title: "A `when` condition reads a tool's answer that some path to the node never read: no node on it offers the tool.",
+    remediation:
+      'Offer the tool on every path to the node (at the node itself, or at a step every path passes), or read a tool that is; the message shows a path that never reads it.',
+    docs: 'domain-servers-and-evidence',
+  },
   // Composition: sub-flows and fork/join
   SOP070: {
     severity: 'warning',

@@ -42,9 +42,10 @@ export function compiledSopOf(outline: SopOutline): CompiledSop {
     systemPromptSections: model.systemPromptSections.map((s) => s.heading),
     flowchart: model.flowchart,
     ...(outline.policies.length === 0 ? {} : { policies: outline.policies }),
-    ...(outline.evidence.length === 0
+    ...(outline.evidence.length === 0 ? {} : { evidence: objectOf(outline.evidence) }),
+    ...(outline.conditions.length === 0
       ? {}
-      : { evidence: objectOf(outline.evidence.map(([id, r]) => [id, { tools: r.tools, about: r.about }])) }),
+      : { conditions: objectOf(outline.conditions.map(([id, targets]) => [id, objectOf(targets)])) }),
     ...(outline.subflows.length === 0
       ? {}
       : {

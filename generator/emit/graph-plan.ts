@@ -40,6 +40,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       'AgentMeta',
       ...(data.policies === undefined ? [] : ['CompiledPolicy']),
       'CompiledSop',
+      ...(data.conditions === undefined ? [] : ['DataCondition']),
       'EdgeTable',
       ...(data.evidence === undefined ? [] : ['EvidenceRequirement']),
       'NodePrompt',
@@ -170,10 +171,36 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
       : [
           constStatement({
             name: 'EVIDENCE',
-            doc: `What nodes of ${sop} require before a run goes on from them in gateway mode: a successful call of one of \`tools\` during the visit (about the entity \`about\` names, when it names one).`,
+            doc: `What nodes of ${sop} require before a run goes on from them in gateway mode: a call of one of \`tools\` that found something (made earlier in the run, or during the visit with \`fresh\`), about the entity \`about\` names when it names one, and whose answer shows what \`shows\` says.`,
             type: '{ readonly [K in NodeId]?: EvidenceRequirement<ToolName> }',
             value: block(
-              Object.fromEntries(Object.entries(data.evidence).map(([id, r]) => [id, block({ tools: r!.tools, about: r!.about })])),
+              optionalByNode((id) => {
+                const r = entryOf(data.evidence, id);
+                return (
+                  r &&
+                  block({
+                    tools: r.tools,
+                    about: r.about,
+                    ...(r.fresh === undefined ? {} : { fresh: r.fresh }),
+                    ...(r.shows === undefined ? {} : { shows: block(r.shows.map((c) => ({ ...c }))) }),
+                  })
+                );
+              }),
+            ),
+          }),
+        ]),
+    ...(data.conditions === undefined
+      ? []
+      : [
+          constStatement({
+            name: 'CONDITIONS',
+            doc: `The edges of ${sop} decided by data (\`when\`): per node, per successor, the condition over an answer read earlier in the run that the move along that edge needs (gateway mode). An edge without one is the agent's judgement.`,
+            type: '{ readonly [K in NodeId]?: { readonly [T in Successors[K]]?: DataCondition<ToolName> } }',
+            value: block(
+              optionalByNode((id) => {
+                const targets = entryOf(data.conditions, id);
+                return targets && block(nameTable(Object.entries(targets).map(([target, c]) => [target, { ...c }])));
+              }),
             ),
           }),
         ]),
@@ -241,6 +268,7 @@ export function planGraphModule(outline: SopOutline, data: CompiledSop): Planned
         flowchart: code('FLOWCHART'),
         ...(data.policies === undefined ? {} : { policies: code('POLICIES') }),
         ...(data.evidence === undefined ? {} : { evidence: code('EVIDENCE') }),
+        ...(data.conditions === undefined ? {} : { conditions: code('CONDITIONS') }),
         ...(data.subflows === undefined ? {} : { subflows: code('SUBFLOWS') }),
         ...(data.renames === undefined ? {} : { renames: code('RENAMES') }),
       }),

@@ -3,7 +3,14 @@
  * list, edges grouped by node, machine events), with the invariants a checked model guarantees asserted
  * here so that a compiler bug fails loudly instead of emitting code that does not type-check.
  */
-import type { CompiledPolicy, EvidenceRequirement, SelectorSpec, SubflowCall } from '../../contract/compiled-sop.js';
+import type {
+  CompiledPolicy,
+  DataCondition,
+  EvidenceRequirement,
+  FieldCondition,
+  SelectorSpec,
+  SubflowCall,
+} from '../../contract/compiled-sop.js';
 import type { ForkRule } from '../../contract/transitions.js';
 import { outcomeOfLabel } from '../check/check-forks.js';
 import type { GraphFacts, ModelSelector, SopModel } from '../model/sop-model.js';
@@ -67,6 +74,8 @@ export interface SopOutline extends AgentNames {
   readonly policies: readonly CompiledPolicy[];
   /** The nodes that require evidence, in flowchart order, with the tools resolved (`true`: all the node's tools). */
   readonly evidence: readonly (readonly [string, EvidenceRequirement])[];
+  /** The nodes with edges decided by data (`when`), in flowchart order, each with its targets in edge order. */
+  readonly conditions: readonly (readonly [string, readonly (readonly [string, DataCondition])[]])[];
   /** The sub-flow nodes, in flowchart order, with the agent each calls and its declared exits. */
   readonly subflows: readonly (readonly [string, SubflowCall])[];
   /** The fork nodes, in flowchart order, with their join, strategy and the join's outcome edges. */
@@ -157,7 +166,38 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     const declared = evidenceByNode.get(id);
     if (declared === undefined) return [];
     const tools = declared.tools === null ? (toolsByNode.get(id) ?? []) : [...new Set(declared.tools.map((t) => t.name))];
-    return [[id, { tools, about: declared.about?.name ?? null }]];
+    const shows = declared.shows.map(fieldCondition);
+    return [
+      [
+        id,
+        {
+          tools,
+          about: declared.about?.name ?? null,
+          ...(declared.fresh ? { fresh: true as const } : {}),
+          ...(shows.length === 0 ? {} : { shows }),
+        },
+      ],
+    ];
+  });
+  const whenByNode = new Map(model.prompts.flatMap((p) => (p.when.length === 0 ? [] : [[p.nodeId, p.when] as const])));
+  const conditions = nodeIds.flatMap((id): (readonly [string, readonly (readonly [string, DataCondition])[]])[] => {
+    const when = whenByNode.get(id);
+    if (when === undefined) return [];
+    const next = successors.get(id) ?? [];
+    for (const entry of when) {
+      if (!next.includes(entry.target)) fail(`\`when\` target ${JSON.stringify(entry.target)} of ${id} is not a successor.`);
+      if (entry.condition === null) fail(`\`when\` of ${id} holds a condition that did not parse.`);
+    }
+    const byTarget = new Map(when.map((entry) => [entry.target, entry.condition!] as const));
+    return [
+      [
+        id,
+        next.flatMap((target) => {
+          const condition = byTarget.get(target);
+          return condition === undefined ? [] : [[target, { tool: condition.tool.name, ...fieldCondition(condition) }] as const];
+        }),
+      ],
+    ];
   });
 
   return {
@@ -177,10 +217,16 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
     limits,
     policies,
     evidence,
+    conditions,
     subflows,
     forks,
     renames: model.renames.map((rename) => [rename.from, rename.to] as const),
   };
+}
+
+/** A condition as compiled: the field's path, the operator, the values and the text, in that order. */
+function fieldCondition(condition: FieldCondition): FieldCondition {
+  return { field: condition.field, op: condition.op, values: condition.values, text: condition.text };
 }
 
 /** A selector as written, for a policy proved again over the sub-flows' expansion. */

@@ -5,7 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
-import type { ParsedEvidence, ParsedFork, ParsedJoin, ParsedSubflow, ParsedVisitLimit } from '../parse/node-prompts.js';
+import type { ParsedEvidence, ParsedFork, ParsedJoin, ParsedSubflow, ParsedVisitLimit, ParsedWhen } from '../parse/node-prompts.js';
 import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
 export interface ModelNode {
@@ -45,6 +45,8 @@ export interface ModelPrompt {
   readonly strayEscalateTo: SourceSpan | null;
   /** What the node requires before a run goes on from it (gateway mode). */
   readonly evidence: ModelEvidence | null;
+  /** The node's edges decided by data (`when`), in the order written; a condition that did not parse is null. */
+  readonly when: readonly ModelWhen[];
   /** The SOP this node calls (`subflow`), with its declared exits. */
   readonly subflow: ModelSubflow | null;
   /** `exits` written without `subflow` (it has no effect; the checker says so). */
@@ -62,8 +64,10 @@ export type ModelFork = ParsedFork;
 /** A join node's `join` (node yaml). */
 export type ModelJoin = ParsedJoin;
 
-/** A node's `evidence` (node yaml): which of its tools must succeed during a visit, and what about. */
+/** A node's `evidence` (node yaml): which of its tools must succeed, and what about, what the answer must show. */
 export type ModelEvidence = ParsedEvidence;
+/** One entry of a node's `when`: a successor and the condition over an earlier answer the move to it needs. */
+export type ModelWhen = ParsedWhen;
 
 /** A node id or a `*` pattern (`DO_*`) of a policy selector, where it is written. */
 export interface ModelPattern {

@@ -1,9 +1,11 @@
 /**
  * Reads `## Node Prompts` in either accepted form:
  *  - `### NODE_ID` subsections, each with an optional leading ```yaml block (tools, examples, max_visits,
- *    escalate_to, evidence, subflow, exits, fork, join) and the prompt text after it, kept as written and trimmed;
+ *    escalate_to, evidence, when, subflow, exits, fork, join) and the prompt text after it, kept as written and trimmed;
  *  - one ```yaml block with a single key `node_prompts:` mapping node id → {tools, examples, max_visits,
- *    escalate_to, evidence, subflow, exits, fork, join, prompt}.
+ *    escalate_to, evidence, when, subflow, exits, fork, join, prompt}.
+ * The conditions of `when` and of evidence's `shows` are read here (`conditions.ts`; SOP068 where one does not
+ * parse, at the character that does not); a tool named with dots is the longest frontmatter tool the reference starts with.
  * Both produce the same `ParsedPrompt` values; diagnostics inside YAML point at its lines in the `.md` file. A section
  * with neither form is a warning (SOP025): the file compiles, its nodes have no prompts. Whether the ids are nodes of the graph is the checker's business, not this stage's.
  */
@@ -12,7 +14,8 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
-import type { SopExample } from '../../contract/compiled-sop.js';
+import type { ConditionOperator, ConditionValue, SopExample } from '../../contract/compiled-sop.js';
+import { type ConditionForm, type ConditionSyntax, parseCondition } from './conditions.js';
 import type { CodeBlock, MarkdownBlock } from './markdown/block.js';
 import { codeContentStart, headingText, spanOf, type MarkdownSection } from './markdown-sections.js';
 import type { SourceText } from './source-text.js';
@@ -26,14 +29,45 @@ export interface ParsedVisitLimit {
 }
 
 /**
- * A node's `evidence`: `true` (any of its tools), a list of tools, or `{tools, about}`; `about` names the
- * argument the evidence is about (`order_id`).
+ * A node's `evidence`: `true` (any of its tools), a list of tools, or `{tools, about, fresh, shows}`; `about` names
+ * the argument the evidence is about (`order_id`).
  */
 export interface ParsedEvidence {
   readonly span: SourceSpan;
   /** The tools named; null for "any of the node's tools". */
   readonly tools: readonly { readonly name: string; readonly span: SourceSpan }[] | null;
   readonly about: { readonly name: string; readonly span: SourceSpan } | null;
+  /** `fresh: true`: only a call made during the visit counts. */
+  readonly fresh: boolean;
+  /** What the answer must show (`shows`), the conditions that parsed, in order. */
+  readonly shows: readonly ParsedFieldCondition[];
+}
+
+/** A condition over an answer's field (evidence's `shows`), where it is written. */
+export interface ParsedFieldCondition {
+  readonly field: readonly string[];
+  readonly op: ConditionOperator;
+  readonly values: readonly ConditionValue[];
+  /** As written, trimmed. */
+  readonly text: string;
+  /** The condition (the YAML value). */
+  readonly span: SourceSpan;
+  /** The field's path: its characters when the value is written as it is (one line, no escapes), else `span`. */
+  readonly fieldSpan: SourceSpan;
+}
+
+/** A condition of `when` over a tool's answer read earlier in the run. */
+export interface ParsedDataCondition extends ParsedFieldCondition {
+  /** The tool, and its name's characters (or the whole condition, as `fieldSpan`). */
+  readonly tool: { readonly name: string; readonly span: SourceSpan };
+}
+
+/** One entry of a node's `when`: the successor it is about and its condition (null when it does not parse: SOP068 said why). */
+export interface ParsedWhen {
+  readonly target: string;
+  /** The target's key. */
+  readonly span: SourceSpan;
+  readonly condition: ParsedDataCondition | null;
 }
 
 /** A node's `subflow` (the agent whose SOP it calls) and its declared `exits` (a terminal of that SOP → a successor). */
@@ -70,6 +104,8 @@ export interface ParsedPrompt {
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
   readonly evidence: ParsedEvidence | null;
+  /** `when`: the node's edges decided by data, in the order written. */
+  readonly when: readonly ParsedWhen[];
   readonly subflow: ParsedSubflow | null;
   /** `exits` written without `subflow` (it has no effect; the checker says so). */
   readonly strayExits: SourceSpan | null;
@@ -85,12 +121,28 @@ export interface NodePromptsResult {
 const exampleSchema = z.strictObject({ user: z.string(), agent: z.string() });
 const toolList = z.array(z.string().min(1)).min(1);
 const argumentName = z.string().regex(/^[A-Za-z_][A-Za-z0-9_.-]*$/, 'must be the name of an argument of the tools, e.g. `order_id`');
-const evidenceSchema = z.union([z.literal(true), toolList, z.strictObject({ tools: toolList.optional(), about: argumentName.optional() })]);
-/** A map keyed by the author's names (`exits`' terminal ids), as a `Map`: every key kept as written. */
-const nameMap = <V extends z.ZodType>(value: V) =>
+/** A condition: whatever is written is kept, and read by `conditionAt` (SOP068 for what is not a condition). */
+const showsList = z.preprocess(
+  (v) => (typeof v === 'string' ? [v] : v),
+  z.array(z.unknown(), { error: 'must be a list of conditions, e.g. `[status == pending]`' }).min(1, {
+    error: 'must list at least one condition, e.g. `status == pending`',
+  }),
+);
+const evidenceSchema = z.union([
+  z.literal(true),
+  toolList,
+  z.strictObject({
+    tools: toolList.optional(),
+    about: argumentName.optional(),
+    fresh: z.boolean().optional(),
+    shows: showsList.optional(),
+  }),
+]);
+/** A map keyed by the author's names (`exits`' terminal ids, `when`'s successors), as a `Map`: every key kept as written. */
+const nameMap = <V extends z.ZodType>(value: V, error: string) =>
   z.preprocess(
     (v) => (v !== null && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Map) ? new Map(Object.entries(v)) : v),
-    z.map(z.string(), value),
+    z.map(z.string(), value, { error }),
   );
 const metaShape = {
   tools: z.array(z.string().min(1)).optional(),
@@ -98,20 +150,42 @@ const metaShape = {
   max_visits: z.number().int().min(1).optional(),
   escalate_to: z.string().min(1).optional(),
   evidence: evidenceSchema.optional(),
+  when: nameMap(
+    z.unknown(),
+    'must be a map from a successor of the node to a condition, e.g. `COLLECT_CANCEL: get_order_details.status == pending`',
+  ).optional(),
   subflow: z
     .string()
     .regex(/^[a-z][a-z0-9_]*$/, 'must be the name of an agent ([a-z][a-z0-9_]*), the `agent` of the SOP it calls')
     .optional(),
-  exits: nameMap(z.string().min(1)).optional(),
+  exits: nameMap(z.string().min(1), 'must be a map from a terminal node of the called SOP to a successor of this node').optional(),
   fork: z.string().min(1).optional(),
   join: z.union([z.literal(true), z.enum(['all', 'any'])]).optional(),
 };
+/** What to write instead, for the keys whose shape the default remediation (tools, examples) does not describe. */
+const KEY_REMEDIATION: ReadonlyMap<string, string> = new Map([
+  [
+    'evidence',
+    "Write `evidence: true`, a list of the node's tools, or `{tools: [...], about: order_id, fresh: true, shows: [status == pending]}`.",
+  ],
+  ['when', 'Write `when:` and, indented below it, one `SUCCESSOR: TOOL.FIELD OP VALUE` line per edge decided by data.'],
+]);
 const headingMetaSchema = z.object(metaShape);
 const mapEntrySchema = z.object({ ...metaShape, prompt: z.string().optional() });
 const HEADING_KEYS = Object.keys(metaShape);
 const MAP_KEYS = [...HEADING_KEYS, 'prompt'];
 
-export function parseNodePrompts(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
+/**
+ * @param toolNames the frontmatter's tools: a condition's reference names the longest of them it starts with (a tool
+ *   named with dots), else its first segment
+ */
+export function parseNodePrompts(
+  source: SourceText,
+  section: MarkdownSection,
+  sink: DiagnosticSink,
+  toolNames: readonly string[] = [],
+): NodePromptsResult {
+  const tools = new Set(toolNames);
   const hasHeadings = section.children.some((c) => c.kind === 'heading' && c.depth === 3);
   const mapBlock = section.children.find((c): c is CodeBlock => c.kind === 'code' && c.lang === 'yaml' && hasNodePromptsKey(c.value));
   if (hasHeadings && mapBlock) {
@@ -125,8 +199,8 @@ export function parseNodePrompts(source: SourceText, section: MarkdownSection, s
     );
     return { form: 'headings', prompts: [] };
   }
-  if (hasHeadings) return fromHeadings(source, section, sink);
-  if (mapBlock) return fromYamlMap(source, mapBlock, sink);
+  if (hasHeadings) return fromHeadings(source, section, sink, tools);
+  if (mapBlock) return fromYamlMap(source, mapBlock, sink, tools);
   sink.push(
     diagnosticAt(
       source.file,
@@ -138,7 +212,7 @@ export function parseNodePrompts(source: SourceText, section: MarkdownSection, s
   return { form: 'none', prompts: [] };
 }
 
-function fromHeadings(source: SourceText, section: MarkdownSection, sink: DiagnosticSink): NodePromptsResult {
+function fromHeadings(source: SourceText, section: MarkdownSection, sink: DiagnosticSink, tools: ReadonlySet<string>): NodePromptsResult {
   const prompts: ParsedPrompt[] = [];
   const children = section.children;
   for (let i = 0; i < children.length; i++) {
@@ -153,7 +227,7 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
     if (first?.kind === 'code' && first.lang === 'yaml') {
       textStart = first.end.offset;
       const at = codeContentStart(first);
-      meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink);
+      meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink, tools);
     }
     prompts.push({
       nodeId: headingText(heading),
@@ -164,6 +238,7 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
       evidence: meta?.evidence ?? null,
+      when: meta?.when ?? [],
       subflow: meta?.subflow ?? null,
       strayExits: meta?.strayExits ?? null,
       fork: meta?.fork ?? null,
@@ -193,7 +268,7 @@ function hasNodePromptsKey(yaml: string): boolean {
   return false;
 }
 
-function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink): NodePromptsResult {
+function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink, tools: ReadonlySet<string>): NodePromptsResult {
   const at = codeContentStart(code);
   const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
   for (const p of problems) sink.push(yamlProblem(source.file, p, 'The node_prompts block'));
@@ -227,7 +302,7 @@ function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink):
   }
   const prompts: ParsedPrompt[] = [];
   for (const [nodeId, entry] of Object.entries(map as Record<string, unknown>)) {
-    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], sink);
+    const meta = readMetaValue(source.file, block, entry ?? {}, mapEntrySchema, MAP_KEYS, ['node_prompts', nodeId], sink, tools);
     prompts.push({
       nodeId,
       span: block.spanOf(['node_prompts', nodeId], { key: true }),
@@ -237,6 +312,7 @@ function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink):
       visitLimit: meta?.visitLimit ?? null,
       strayEscalateTo: meta?.strayEscalateTo ?? null,
       evidence: meta?.evidence ?? null,
+      when: meta?.when ?? [],
       subflow: meta?.subflow ?? null,
       strayExits: meta?.strayExits ?? null,
       fork: meta?.fork ?? null,
@@ -259,6 +335,7 @@ interface Meta {
   readonly visitLimit: ParsedVisitLimit | null;
   readonly strayEscalateTo: SourceSpan | null;
   readonly evidence: ParsedEvidence | null;
+  readonly when: readonly ParsedWhen[];
   readonly subflow: ParsedSubflow | null;
   readonly strayExits: SourceSpan | null;
   readonly fork: ParsedFork | null;
@@ -275,11 +352,12 @@ function readMeta(
   keys: readonly string[],
   path: readonly (string | number)[],
   sink: DiagnosticSink,
+  tools: ReadonlySet<string>,
 ): Meta | null {
   const { block, problems } = parseYamlBlock(text, line, column);
   for (const p of problems) sink.push(yamlProblem(file, p, "The node's yaml block"));
   if (problems.length > 0) return null;
-  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, sink);
+  return readMetaValue(file, block, block.value ?? {}, schema, keys, path, sink, tools);
 }
 
 function readMetaValue(
@@ -290,6 +368,7 @@ function readMetaValue(
   keys: readonly string[],
   path: readonly (string | number)[],
   sink: DiagnosticSink,
+  tools: ReadonlySet<string>,
 ): Meta | null {
   if (value && typeof value === 'object' && !Array.isArray(value)) {
     const known = suggester(keys);
@@ -312,7 +391,13 @@ function readMetaValue(
     for (const issue of parsed.error.issues) {
       const at = [...path, ...issue.path.filter((p): p is string | number => typeof p !== 'symbol')];
       sink.push(
-        diagnosticAt(file, 'SOP022', block.spanOf(at), `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`),
+        diagnosticAt(
+          file,
+          'SOP022',
+          block.spanOf(at),
+          `Node prompt key \`${issue.path.join('.') || '(root)'}\`: ${issue.message}.`,
+          KEY_REMEDIATION.get(String(issue.path[0])),
+        ),
       );
     }
     return null;
@@ -323,6 +408,7 @@ function readMetaValue(
     max_visits?: number;
     escalate_to?: string;
     evidence?: z.output<typeof evidenceSchema>;
+    when?: Map<string, unknown>;
     subflow?: string;
     exits?: Map<string, string>;
     fork?: string;
@@ -335,7 +421,12 @@ function readMetaValue(
     examples: data.examples ?? [],
     visitLimit: data.max_visits === undefined ? null : { max: data.max_visits, span: block.spanOf([...path, 'max_visits']), escalateTo },
     strayEscalateTo: data.max_visits === undefined && escalateTo !== null ? escalateTo.span : null,
-    evidence: data.evidence === undefined ? null : evidenceOf(block, [...path, 'evidence'], data.evidence),
+    evidence: data.evidence === undefined ? null : evidenceOf(file, block, [...path, 'evidence'], data.evidence, sink),
+    when: [...(data.when ?? new Map<string, unknown>())].map(([target, text]) => ({
+      target,
+      span: block.spanOf([...path, 'when', target], { key: true }),
+      condition: dataCondition(conditionAt(file, block, [...path, 'when', target], text, 'data', sink), tools),
+    })),
     subflow:
       data.subflow === undefined
         ? null
@@ -356,14 +447,130 @@ function readMetaValue(
   };
 }
 
-function evidenceOf(block: YamlBlock, path: readonly (string | number)[], value: z.output<typeof evidenceSchema>): ParsedEvidence {
+function evidenceOf(
+  file: string,
+  block: YamlBlock,
+  path: readonly (string | number)[],
+  value: z.output<typeof evidenceSchema>,
+  sink: DiagnosticSink,
+): ParsedEvidence {
   const toolsAt = (names: readonly string[], at: readonly (string | number)[]) =>
     names.map((name, i) => ({ name, span: block.spanOf([...at, i]) }));
-  if (value === true) return { span: block.spanOf(path), tools: null, about: null };
-  if (Array.isArray(value)) return { span: block.spanOf(path), tools: toolsAt(value, path), about: null };
+  if (value === true) return { span: block.spanOf(path), tools: null, about: null, fresh: false, shows: [] };
+  if (Array.isArray(value)) return { span: block.spanOf(path), tools: toolsAt(value, path), about: null, fresh: false, shows: [] };
+  // `shows: status == pending` (one condition, not a list) is read as a list of it.
+  const showsPath = (i: number) => (Array.isArray(entryIn(block.value, [...path, 'shows'])) ? [...path, 'shows', i] : [...path, 'shows']);
   return {
     span: block.spanOf(path),
     tools: value.tools === undefined ? null : toolsAt(value.tools, [...path, 'tools']),
     about: value.about === undefined ? null : { name: value.about, span: block.spanOf([...path, 'about']) },
+    fresh: value.fresh === true,
+    shows: (value.shows ?? []).flatMap((text, i) => {
+      const parsed = conditionAt(file, block, showsPath(i), text, 'answer', sink);
+      if (parsed === null) return [];
+      const { condition, span, spanOf } = parsed;
+      const field = condition.reference;
+      return [
+        {
+          field: field.map((s) => s.name),
+          op: condition.op,
+          values: condition.values,
+          text: condition.text,
+          span,
+          fieldSpan: spanOf(field[0]!.start, field.at(-1)!.end),
+        },
+      ];
+    }),
   };
+}
+
+/** A condition that parsed, with its span and a way to place its characters; null when it does not (SOP068, at what does not). */
+interface PlacedCondition {
+  readonly condition: ConditionSyntax;
+  readonly span: SourceSpan;
+  readonly spanOf: (start: number, end: number) => SourceSpan;
+}
+
+function conditionAt(
+  file: string,
+  block: YamlBlock,
+  path: readonly (string | number)[],
+  text: unknown,
+  form: ConditionForm,
+  sink: DiagnosticSink,
+): PlacedCondition | null {
+  const span = block.spanOf(path);
+  const spanOf = (start: number, end: number) => block.spanWithin(path, start, end) ?? span;
+  const example = form === 'data' ? 'get_order_details.status == pending' : 'status == pending';
+  const remediation =
+    `Write ${form === 'data' ? '`TOOL.FIELD OP VALUE`' : '`FIELD OP VALUE` (or a bare `FIELD`: it is there)'}, e.g. \`${example}\` or ` +
+    `\`${form === 'data' ? 'get_order_details.' : ''}status in [pending, processed]\`.`;
+  if (typeof text !== 'string' || text.trim() === '') {
+    const found =
+      typeof text === 'string'
+        ? 'nothing'
+        : text === null
+          ? 'nothing (null)'
+          : Array.isArray(text)
+            ? 'a list'
+            : typeof text === 'object'
+              ? 'a map'
+              : `\`${String(text)}\``;
+    sink.push(diagnosticAt(file, 'SOP068', span, `Expected a condition written as text, found ${found}.`, remediation));
+    return null;
+  }
+  const parsed = parseCondition(text, form);
+  if (parsed.kind === 'ok') return { condition: parsed.condition, span, spanOf };
+  sink.push(
+    diagnosticAt(
+      file,
+      'SOP068',
+      spanOf(parsed.start, parsed.end),
+      `The condition ${quoted(text.trim())} does not parse: ${parsed.message}.`,
+      remediation,
+    ),
+  );
+  return null;
+}
+
+/** A `when` condition with its tool resolved: the longest frontmatter tool the reference starts with, else its first segment. */
+function dataCondition(placed: PlacedCondition | null, tools: ReadonlySet<string>): ParsedDataCondition | null {
+  if (placed === null) return null;
+  const { condition, span, spanOf } = placed;
+  const segments = condition.reference;
+  let split = 1;
+  for (let n = segments.length - 1; n > 1; n--) {
+    if (
+      tools.has(
+        segments
+          .slice(0, n)
+          .map((s) => s.name)
+          .join('.'),
+      )
+    ) {
+      split = n;
+      break;
+    }
+  }
+  const toolSegments = segments.slice(0, split);
+  const field = segments.slice(split);
+  return {
+    tool: { name: toolSegments.map((s) => s.name).join('.'), span: spanOf(toolSegments[0]!.start, toolSegments.at(-1)!.end) },
+    field: field.map((s) => s.name),
+    op: condition.op,
+    values: condition.values,
+    text: condition.text,
+    span,
+    fieldSpan: spanOf(field[0]!.start, field.at(-1)!.end),
+  };
+}
+
+/** The plain value at `path`, own entries only. */
+function entryIn(value: unknown, path: readonly (string | number)[]): unknown {
+  let current = value;
+  for (const segment of path) {
+    if (current === null || typeof current !== 'object' || !Object.hasOwn(current, segment)) return undefined;
+    current = (current as Record<string | number, unknown>)[segment];
+  }
+  return current;
 }

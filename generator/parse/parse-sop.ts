@@ -76,7 +76,7 @@ export function parseSop(file: string, raw: string, sink: DiagnosticSink): Parse
   const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, sink);
 
   let prompts: NodePromptsResult = { form: 'none', prompts: [] };
-  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink);
+  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink, fm.frontmatter?.tools ?? []);
   else {
     sink.push(
       diagnosticAt(

@@ -31,6 +31,11 @@ export interface YamlBlock {
   spanOf(path: readonly (string | number)[], options?: { key?: boolean }): SourceSpan;
   /** The text of the plain scalar at `path` as written (`1.10`, not the number 1.1); undefined for anything else. */
   plainSourceOf(path: readonly (string | number)[]): string | undefined;
+  /**
+   * The span of the characters `start`..`end` of the text scalar at `path`, when they are written as they are (on one
+   * line, plain or in quotes without escapes); undefined when the value is written otherwise (folded, escaped).
+   */
+  spanWithin(path: readonly (string | number)[], start: number, end: number): SourceSpan | undefined;
 }
 
 export interface YamlProblem {
@@ -151,6 +156,17 @@ export function parseYamlBlock(text: string, firstLine: number, column = 1): { b
       const source = (node as { source?: unknown }).source;
       return typeof source === 'string' ? source : undefined;
     },
+    spanWithin(path, start, end) {
+      const found = walk(path);
+      const node = found.node;
+      if (!found.complete || !isScalar(node) || typeof node.value !== 'string' || !node.range) return undefined;
+      const quotes = node.type === 'QUOTE_DOUBLE' || node.type === 'QUOTE_SINGLE' ? 1 : node.type === 'PLAIN' ? 0 : -1;
+      if (quotes < 0) return undefined;
+      const from = node.range[0] + quotes;
+      const written = text.slice(from, node.range[1] - quotes);
+      if (written !== node.value || written.includes('\n')) return undefined;
+      return spanAt(from + Math.max(0, Math.min(start, written.length)), from + Math.max(0, Math.min(end, written.length)));
+    },
   };
   return { block, problems };
 }
@@ -187,5 +203,5 @@ function withoutStackTraces<T>(parse: () => T): T {
 }
 
 function emptyBlock(at: SourceSpan): YamlBlock {
-  return { value: null, spanOf: () => at, plainSourceOf: () => undefined };
+  return { value: null, spanOf: () => at, plainSourceOf: () => undefined, spanWithin: () => undefined };
 }

@@ -290,6 +290,61 @@ const cases: Record<string, Case> = {
     column: 15,
     message: /`ASK` requires no evidence/,
   },
+  'a `when` condition that does not parse, at the character that does not': {
+    code: 'SOP068',
+    given: withLine(21, 'tools: [lookup]\nwhen:\n  DONE: lookup.status = done'),
+    line: 23,
+    column: 23,
+    message: /does not parse: expected an operator .* after `lookup\.status`, found `=` \(`=` is not one: write `==`\)/,
+    remediation: /`TOOL\.FIELD OP VALUE`/,
+  },
+  'a `when` key that is not a successor': {
+    code: 'SOP068',
+    given: withLine(21, 'tools: [lookup]\nwhen:\n  DOEN: lookup.status == done'),
+    line: 23,
+    column: 3,
+    message: /names `DOEN`, which is not a successor of the node \(its successors: DONE\)/,
+    remediation: /Did you mean `DONE`\?/,
+  },
+  'a `when` condition over a tool that is not in `tools`': {
+    code: 'SOP068',
+    given: withLine(21, 'tools: [lookup]\nwhen:\n  DONE: lokup.status == done'),
+    line: 23,
+    column: 9,
+    message: /reads `lokup`, which is not a tool of this SOP/,
+    remediation: /Did you mean `lookup`\?/,
+  },
+  'an operator given the wrong kind of value': {
+    code: 'SOP068',
+    given: withLine(21, 'tools: [lookup]\nwhen:\n  DONE: lookup.count < many'),
+    line: 23,
+    column: 24,
+    message: /`<` compares numbers: expected a number such as `100`, found the text `many`/,
+  },
+  'a `shows` condition that names the tool': {
+    code: 'SOP068',
+    given: withLine(21, 'tools: [lookup]\nevidence: { shows: lookup.status }'),
+    line: 22,
+    column: 20,
+    remediation: /Write the field alone: `status`/,
+  },
+  'a `when` condition over an answer some path never read': {
+    code: 'SOP069',
+    given: withLine(21, 'when:\n  DONE: lookup.status == done'),
+    line: 22,
+    column: 9,
+    message: /a run can reach `ASK` without any node offering `lookup`, so its answer may never have been read: START → ASK\./,
+    remediation: /Offer `lookup` at `ASK`/,
+  },
+  'an unknown key of a domain server': {
+    code: 'SOP004',
+    given: insertBefore(5, 'mcp_servers:\n  - name: s\n    command: node\n    descripton: Shop tools'),
+    line: 8,
+    column: 5,
+    message:
+      /Unknown key `descripton` in server `s`.*A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description\./,
+    remediation: /Did you mean `description`\?/,
+  },
   'sub-flow node not drawn as a subroutine': {
     code: 'SOP070',
     given: withLine(21, 'subflow: other'),
@@ -458,6 +513,52 @@ describe('diagnostic catalog', () => {
       const declared = unlabelled.replace('subflow: callee', 'subflow: callee\nexits: {DONEE: END}');
       const found = compositionDiagnostics([compileSop('sops/caller.md', declared), compileSop('sops/callee.md', CALLEE)]);
       expect(found.find((d) => d.code === 'SOP074' && d.line === 19)).toMatchObject({ column: 9, remediation: 'Did you mean `DONE`?' });
+    });
+
+    it('SOP069: a `when` condition is proved over the expansion: the called SOP reads the tool on the way', () => {
+      const deciding = [
+        '---',
+        'agent: caller',
+        'version: "1.0"',
+        'tools: [lookup]',
+        '---',
+        '',
+        '## SOP Flowchart',
+        '```mermaid',
+        'flowchart TD',
+        '    START([Start]) --> CALL[[Call it]]',
+        '    CALL -->|done| CHECK{Found?}',
+        '    CHECK -->|yes| END([End])',
+        '    CHECK -->|no| OTHER([Other])',
+        '```',
+        '',
+        '## Node Prompts',
+        '',
+        '### CALL',
+        '```yaml',
+        'subflow: callee',
+        '```',
+        '',
+        '### CHECK',
+        '```yaml',
+        'when:',
+        '  END: lookup.found == true',
+        '```',
+        '',
+      ].join('\n');
+      // Alone, the file does not judge it: the called SOP may read the tool.
+      expect(compileSop('sops/caller.md', deciding).diagnostics.filter((d) => d.code === 'SOP069')).toEqual([]);
+      expect(project(['sops/caller.md', deciding], ['sops/callee.md', CALLEE])).toEqual([]);
+      const bypass = deciding.replace('    CALL -->|done|', '    START --> CHECK\n    CALL -->|done|');
+      expect(project(['sops/caller.md', bypass], ['sops/callee.md', CALLEE])).toEqual([
+        [
+          'sops/caller.md',
+          'SOP069',
+          27,
+          8,
+          '`when` of `CHECK` decides `END` on `lookup.found == true`, but a run can reach `CHECK` without any node offering `lookup`, so its answer may never have been read: START → CHECK. (with the sub-flows expanded)',
+        ],
+      ]);
     });
 
     it('SOP076: the called entry node has max_visits, or the callee does not compile', () => {

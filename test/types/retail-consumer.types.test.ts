@@ -6,7 +6,8 @@
 import { createActor, type SnapshotFrom } from 'xstate';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { retailCustomerSupportMachine, type RetailCustomerSupportNodeId } from '../../generated/index.js';
-import { EDGES, TOOLS_BY_NODE } from '../../generated/retail_customer_support/graph.js';
+import type { DataCondition } from '../../contract/index.js';
+import { CONDITIONS, EDGES, SOP, TOOLS_BY_NODE } from '../../generated/retail_customer_support/graph.js';
 import type { SuccessorOf, ToolName } from '../../generated/retail_customer_support/ids.js';
 import { type AgentName, loadAgent } from '../../generated/registry.js';
 
@@ -47,6 +48,30 @@ describe('app code using generated/retail_customer_support', () => {
     const misspelt = () => loadAgent('retail_customer_suport');
 
     expect([home, typo, next, skip, fromEnd, tool, wrongTool, misspelt]).toHaveLength(8);
+  });
+
+  it("types the edges decided by data with the SOP's tools", () => {
+    const decided = CONDITIONS.IS_PENDING_C?.COLLECT_CANCEL;
+    expectTypeOf(decided).toEqualTypeOf<DataCondition<ToolName> | undefined>();
+    expectTypeOf(decided!.tool).toEqualTypeOf<ToolName>();
+    expectTypeOf(SOP.conditions).toEqualTypeOf<
+      { readonly [K in RetailCustomerSupportNodeId]?: { readonly [target: string]: DataCondition<ToolName> } } | undefined
+    >();
+    const read: DataCondition<ToolName> = { tool: 'get_order_details', field: ['status'], op: 'in', values: ['pending'], text: '…' };
+    // @ts-expect-error a condition reads a tool of this SOP
+    const unknownTool: DataCondition<ToolName> = { tool: 'get_order', field: ['status'], op: '==', values: ['pending'], text: '…' };
+    // @ts-expect-error not an operator of the format
+    const unknownOp: DataCondition<ToolName> = { tool: 'get_order_details', field: ['status'], op: '=', values: ['pending'], text: '…' };
+    // IS_GC_OK decides nothing by data: the gift card to compare is the agent's choice.
+    expect(CONDITIONS.IS_GC_OK).toBeUndefined();
+    expect(decided).toEqual({
+      tool: 'get_order_details',
+      field: ['status'],
+      op: '==',
+      values: ['pending'],
+      text: 'get_order_details.status == pending',
+    });
+    expect([read, unknownTool, unknownOp]).toHaveLength(3);
   });
 
   it('refuses, at run time, a name untyped code passes to loadAgent that is no agent, `constructor` included', async () => {

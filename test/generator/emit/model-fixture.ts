@@ -94,6 +94,7 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
         : { max: p.maxVisits, span: SPAN, escalateTo: p.escalateTo === undefined ? null : { id: p.escalateTo, span: SPAN } },
     strayEscalateTo: null,
     evidence: null,
+    when: [],
     subflow: null,
     strayExits: null,
     fork: null,
