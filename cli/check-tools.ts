@@ -6,14 +6,18 @@
  *   - a server that cannot be reached, or two of a SOP's servers offering one tool name: at the server's `name`;
  *   - a frontmatter tool no server of the SOP offers: at the tool, with the closest name the servers offer;
  *   - an evidence `about` argument that neither the input nor the output schema of an evidence tool names (the
- *     gateway could never find the entity): at `about`.
+ *     gateway could never find the entity): at `about`;
+ *   - a `when` or `shows` condition over a field that no answer fitting the tool's published `outputSchema` can have,
+ *     or compared with a value its `enum` does not allow (`schema-fields.ts`): at the field, with the closest one.
  * The compiler stays free of MCP: this is the CLI's composition of the compiled models and the runtime's client.
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import { suggester } from '../generator/diagnostics/closest-match.js';
 import { type Diagnostic, diagnosticAt } from '../generator/diagnostics/diagnostic.js';
 import { quoted } from '../generator/diagnostics/quoted.js';
-import type { SopModel } from '../generator/model/sop-model.js';
+import type { ModelPrompt, SopModel } from '../generator/model/sop-model.js';
+import type { ParsedFieldCondition } from '../generator/parse/node-prompts.js';
+import { fieldVerdict } from './schema-fields.js';
 import { silentLogger } from '../runtime/service/logger.js';
 import { openUpstream, type UpstreamConnection } from '../runtime/upstream/upstream-connection.js';
 import { resolveUpstream } from '../runtime/upstream/upstream-spec.js';
@@ -159,7 +163,60 @@ function checkModel(
       );
     }
   }
+  diagnostics.push(...conditionFields(model, (name) => offered.get(name)?.tool));
   return diagnostics;
+}
+
+/** SOP067 for each condition over a field its tool's output schema cannot have, or a value it does not allow. */
+function conditionFields(model: SopModel, toolOf: (name: string) => Tool | undefined): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const check = (prompt: ModelPrompt, condition: ParsedFieldCondition, name: string) => {
+    const schema = toolOf(name)?.outputSchema;
+    if (schema === undefined) return;
+    const compared = condition.op === '==' || condition.op === '!=' || condition.op === 'in' || condition.op === 'not in';
+    const verdict = fieldVerdict(schema, condition.field, compared ? condition.values : []);
+    const where = `${quoted(prompt.nodeId)}'s condition ${quoted(condition.text)}`;
+    if (verdict.kind === 'missing') {
+      const field = condition.field.slice(0, verdict.index + 1).join('.');
+      const through = verdict.wrapped ? ' (its answer read through the `result` wrapper)' : '';
+      const has = verdict.fields.length === 0 ? 'no fields there' : `the fields ${verdict.fields.map(quoted).join(', ')} there`;
+      out.push(
+        diagnosticAt(
+          model.file,
+          'SOP067',
+          condition.fieldSpan,
+          `${where} reads ${quoted(field)}, which no answer of ${quoted(name)} can have: its output schema${through} has ${has}.`,
+          verdict.fields.length === 0
+            ? `Read a field the answer of ${quoted(name)} has.`
+            : suggester(verdict.fields).suggestion(condition.field[verdict.index]!, 'field'),
+        ),
+      );
+      return;
+    }
+    if (verdict.impossibleValues.length === 0) return;
+    const shown = (values: readonly unknown[]) => values.map((v) => quoted(JSON.stringify(v))).join(', ');
+    const texts = verdict.allowed.filter((v): v is string => typeof v === 'string');
+    const first = verdict.impossibleValues[0];
+    out.push(
+      diagnosticAt(
+        model.file,
+        'SOP067',
+        condition.span,
+        `${where} compares ${quoted(condition.field.join('.'))} with ${shown(verdict.impossibleValues)}, which the output schema of ${quoted(name)} does not allow there (its values: ${shown(verdict.allowed)}).`,
+        typeof first === 'string' && texts.length > 0
+          ? suggester(texts).suggestion(first, 'value')
+          : `Compare with one of its values: ${shown(verdict.allowed)}.`,
+      ),
+    );
+  };
+  for (const prompt of model.prompts) {
+    for (const entry of prompt.when) if (entry.condition !== null) check(prompt, entry.condition, entry.condition.tool.name);
+    const evidence = prompt.evidence;
+    if (evidence === null) continue;
+    const tools = [...new Set((evidence.tools ?? prompt.tools).map((t) => t.name))];
+    for (const shown of evidence.shows) for (const name of tools) check(prompt, shown, name);
+  }
+  return out;
 }
 
 function namesArgument(tool: Tool, name: string): boolean {

@@ -100,6 +100,83 @@ describe('sop build --check-tools', () => {
     );
   });
 
+  it("checks the fields conditions read against the tools' output schemas: a field no answer has, a value no answer has", () => {
+    const text = [
+      '---',
+      'agent: shop',
+      'version: "1"',
+      `mcp_servers:\n  - name: retail\n    command: node\n    args: [${JSON.stringify(RETAIL_MAIN)}]`,
+      'tools: [get_order_details, calculate]',
+      '---',
+      '',
+      '## SOP Flowchart',
+      '```mermaid',
+      'flowchart TD',
+      '    START([Start]) --> CHECK["Read the order"]',
+      '    CHECK --> IS{Pending?}',
+      '    IS -->|a| A([A])',
+      '    IS -->|b| B([B])',
+      '    IS -->|c| C([C])',
+      '    IS -->|d| D([D])',
+      '    IS -->|e| E([E])',
+      '```',
+      '',
+      '## Node Prompts',
+      '',
+      '### CHECK',
+      '```yaml',
+      'tools: [get_order_details, calculate]',
+      'evidence:',
+      '  tools: [get_order_details]',
+      '  shows: [status != cancelled, payment_history.0.amount, adress.city]',
+      '```',
+      'Read it.',
+      '',
+      '### IS',
+      '```yaml',
+      'when:',
+      '  A: get_order_details.stauts == pending',
+      '  B: get_order_details.status in [pending, pendng]',
+      '  C: get_order_details.items.0.options.color == red',
+      '  D: get_order_details.items.0.pricee > 10',
+      '  E: calculate.result > 10',
+      '```',
+      '',
+    ].join('\n');
+    mkdirSync(join(app, 'sops'), { recursive: true });
+    writeFileSync(join(app, 'package.json'), '{"name":"app","private":true}\n');
+    writeFileSync(join(app, 'sops', 'shop.md'), text);
+    const result = runCli(['build', '--check-tools'], app);
+    expect(result.code, result.stdout + result.stderr).toBe(1);
+    const found = result.stdout.split('\n').filter((line) => line.includes(' SOP067 '));
+    expect(found).toEqual([
+      "sops/shop.md:30:58 error SOP067 `CHECK`'s condition `adress.city` reads `adress`, which no answer of `get_order_details` can have: " +
+        'its output schema has the fields `order_id`, `user_id`, `address`, `items`, `status`, `fulfillments`, `payment_history`, ' +
+        '`cancel_reason`, `exchange_items`, `exchange_new_items`, `exchange_payment_method_id`, `exchange_price_difference`, ' +
+        '`return_items`, `return_payment_method_id`, `error` there.',
+      "sops/shop.md:37:24 error SOP067 `IS`'s condition `get_order_details.stauts == pending` reads `stauts`, which no answer of " +
+        '`get_order_details` can have: its output schema has the fields `order_id`, `user_id`, `address`, `items`, `status`, ' +
+        '`fulfillments`, `payment_history`, `cancel_reason`, `exchange_items`, `exchange_new_items`, `exchange_payment_method_id`, ' +
+        '`exchange_price_difference`, `return_items`, `return_payment_method_id`, `error` there.',
+      'sops/shop.md:38:6 error SOP067 `IS`\'s condition `get_order_details.status in [pending, pendng]` compares `status` with `"pendng"`, ' +
+        'which the output schema of `get_order_details` does not allow there (its values: `"pending"`, `"pending (item modified)"`, ' +
+        '`"processed"`, `"delivered"`, `"cancelled"`, `"exchange requested"`, `"return requested"`).',
+      "sops/shop.md:40:24 error SOP067 `IS`'s condition `get_order_details.items.0.pricee > 10` reads `items.0.pricee`, which no answer " +
+        'of `get_order_details` can have: its output schema has the fields `name`, `product_id`, `item_id`, `price`, `options` there.',
+      "sops/shop.md:41:16 error SOP067 `IS`'s condition `calculate.result > 10` reads `result`, which no answer of `calculate` can have: " +
+        'its output schema (its answer read through the `result` wrapper) has the fields `error` there.',
+    ]);
+    const help = result.stdout.split('\n').filter((line) => line.trim().startsWith('help:'));
+    expect(help).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('Did you mean `address`?'),
+        expect.stringContaining('Did you mean `status`?'),
+        expect.stringContaining('Did you mean `pending`?'),
+        expect.stringContaining('Did you mean `price`?'),
+      ]),
+    );
+  });
+
   it('reaches nothing without the flag', () => {
     const result = runCli(['build'], app);
     expect(result.stdout).not.toContain('SOP067');
