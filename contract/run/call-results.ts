@@ -7,8 +7,9 @@
  * error; other servers answer `""`, `[]`, `{}` or `null` when they find nothing, or plain text. So:
  *   - the answer is read from its structured content, else from JSON in its text, else it is the text;
  *   - a wrapper (an object whose only key is `result`) is read through, and so is JSON text inside it;
- *   - an error (`isError`) finds nothing, and so does an empty answer: `null`, blank text, `[]`, `{}`, or an object
- *     whose every value is empty (`{"users": []}`). Anything else names something: it was found.
+ *   - an error (`isError`, or an answer that is only an error: `{"error": "User not found"}`, which logs without an
+ *     error flag keep as the answer's text) finds nothing, and so does an empty answer: `null`, blank text, `[]`, `{}`,
+ *     or an object whose every value is empty (`{"users": []}`). Anything else names something: it was found.
  *
  * Pure and browser-safe.
  */
@@ -31,7 +32,17 @@ const MAX_DEPTH = 32;
 export function readAnswer(result: RecordedResult): ReadAnswer {
   if (result.isError === true) return { kind: 'error' };
   const value = unwrap(result.structured !== undefined && result.structured !== null ? result.structured : parsedText(result.text));
+  if (isErrorObject(value)) return { kind: 'error' };
   return isEmpty(value, 0) ? { kind: 'empty' } : { kind: 'found', value };
+}
+
+/** Keys an answer that only reports an error may have besides `error`. */
+const ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'message', 'code', 'details', 'detail']);
+
+/** An object that says only that the call failed: an `error` that is not empty, and nothing but what explains it. */
+function isErrorObject(value: unknown): boolean {
+  if (!isRecord(value) || !Object.hasOwn(value, 'error') || isEmpty(value.error, 0)) return false;
+  return Object.keys(value).every((key) => ERROR_KEYS.has(key));
 }
 
 /** The text as the JSON it holds, else as itself; undefined when there is none. */

@@ -39,7 +39,10 @@ export type ConfirmationInput =
       readonly answer?: { readonly id: string; readonly yes: boolean } | undefined;
       newId(): string;
     }
-  /** A replay: whether the conversation shows the user's yes for this call (what was said, or the audit's record). */
+  /**
+   * A replay: whether the conversation shows the user's yes for this call (what was said, or the audit's record); for
+   * a no, `why` follows the tool's name in the refusal (` at DO_CANCEL: the user said nothing …`).
+   */
   | { readonly kind: 'observed'; readonly yes: boolean; readonly why?: string }
   /** A replay that cannot tell (it sees no dialogue and no record of it): not judged. */
   | { readonly kind: 'unseen' };
@@ -79,88 +82,121 @@ export function decideCall(
   args: Readonly<Record<string, unknown>>,
   confirmation: ConfirmationInput,
 ): { readonly decision: CallDecision; readonly state: RunState } {
+  const [first] = callRefusals(rules, state, tool, args);
+  if (first !== undefined) {
+    const { rule, policy, ...refusal } = first;
+    return {
+      decision: {
+        kind: 'refuse',
+        rule,
+        ...(policy === undefined ? {} : { policy }),
+        refusal: { ...refusal, refused_by: rule, ...(policy === undefined ? {} : { policy }) },
+      },
+      state: withoutQuestion(state),
+    };
+  }
+  const guard = rules.confirmations.get(tool)?.[0];
+  if (guard === undefined) return { decision: { kind: 'forward', rule: 'node-tools' }, state: withoutQuestion(state) };
+  return decideConfirmation(rules, state, state.path.at(-1)!, tool, guard, confirmation);
+}
+
+/** A rule that holds a call back, with what the model is told. */
+export interface HeldCall extends Omit<CallRefusal, 'refused_by'> {
+  readonly rule: Exclude<CallRule, 'confirmation'>;
+}
+
+/**
+ * Every rule but the confirmation that holds a call back, in the order above (the first decides; a replay reports them
+ * all). Empty when the call may go on to its confirmation, if it needs one. Nothing past `no-position` and
+ * `not-in-sop`: the other rules need a node and a tool of the SOP.
+ */
+export function callRefusals(rules: RunRules, state: RunState, tool: string, args: Readonly<Record<string, unknown>>): HeldCall[] {
   const node = state.path.at(-1);
   const offeredAt = rules.offeredAt.get(tool) ?? [];
-  const refuse = (
-    rule: CallRule,
-    refusal: Omit<CallRefusal, 'refused_by' | 'current_node'>,
-    extra: { policy?: string; confirmation?: 'no' } = {},
-  ) => ({
-    decision: { kind: 'refuse' as const, rule, ...extra, refusal: { ...refusal, refused_by: rule, current_node: node ?? null } },
-    state: withoutQuestion(state),
+  const held = (rule: HeldCall['rule'], refusal: Omit<HeldCall, 'rule' | 'current_node'>): HeldCall => ({
+    rule,
+    ...refusal,
+    current_node: node ?? null,
   });
   if (node === undefined) {
     const entry = rules.sop.transitions.entry;
-    return refuse('no-position', {
-      error: `The run is at no step yet: move to ${entry} with goto_node first. ${tool} is offered at ${listed(offeredAt)}.`,
-      offered_at: offeredAt,
-      valid_next: [entry],
-    });
+    return [
+      held('no-position', {
+        error: `The run is at no step yet: move to ${entry} with goto_node first. ${tool} is offered at ${listed(offeredAt)}.`,
+        offered_at: offeredAt,
+        valid_next: [entry],
+      }),
+    ];
   }
   if (!rules.tools.has(tool)) {
-    return refuse('not-in-sop', { error: `${tool} is not a tool of the ${rules.sop.meta.agent} procedure: this run may not call it.` });
+    return [held('not-in-sop', { error: `${tool} is not a tool of the ${rules.sop.meta.agent} procedure: this run may not call it.` })];
   }
+  const found: HeldCall[] = [];
   if (!(rules.toolsAt.get(node)?.has(tool) ?? false)) {
     const validNext = legalTargets(rules.sop.transitions, state.path, state.visits, state.forks);
     const here = [...(rules.toolsAt.get(node) ?? [])];
-    return refuse('node-tools', {
-      error:
-        `${tool} is not offered at ${node}: it is offered at ${listed(offeredAt)}. ` +
-        `${here.length === 0 ? `${node} offers no tools` : `${node} offers ${here.join(', ')}`}; from ${node} you may go to ${listed(validNext)}.`,
-      offered_at: offeredAt,
-      valid_next: validNext,
-    });
+    found.push(
+      held('node-tools', {
+        error:
+          `${tool} is not offered at ${node}: it is offered at ${listed(offeredAt)}. ` +
+          `${here.length === 0 ? `${node} offers no tools` : `${node} offers ${here.join(', ')}`}; from ${node} you may go to ${listed(validNext)}.`,
+        offered_at: offeredAt,
+        valid_next: validNext,
+      }),
+    );
   }
   for (const policy of rules.policiesOfTool.get(tool) ?? []) {
     if (passesOnPath(rules.sop.transitions, policy.passes, state.path)) continue;
-    return refuse(
-      'policy',
-      {
+    found.push(
+      held('policy', {
         error: `${tool} needs one of ${listed(policy.passes)} on the way here (policy ${policy.id}), and the path ${state.path.join(' > ')} passes none.`,
         policy: policy.id,
-      },
-      { policy: policy.id },
+      }),
     );
   }
   const records = state.evidence ?? [];
   const unproven = unprovenEntity(rules, node, tool, args, records);
   if (unproven !== undefined) {
-    return refuse('evidence', {
-      error:
-        `${tool} names ${unproven.name} ${JSON.stringify(unproven.value)}, but this run read ` +
-        `${unproven.proven.map((v) => JSON.stringify(v)).join(', ')} only. Use one it read, or read this one first.`,
-    });
+    found.push(
+      held('evidence', {
+        error:
+          `${tool} names ${unproven.name} ${JSON.stringify(unproven.value)}, but this run read ` +
+          `${unproven.proven.map((v) => JSON.stringify(v)).join(', ')} only. Use one it read, or read this one first.`,
+      }),
+    );
   }
-  if (rules.changes.has(tool)) {
-    const named = entitiesNamed(rules, args);
-    for (const narrowing of state.narrowed ?? []) {
-      const given = named.find((entity) => entity.name === narrowing.name);
-      if (given === undefined || narrowing.values.includes(given.value)) continue;
-      return refuse('data', {
+  if (!rules.changes.has(tool)) return found;
+  const named = entitiesNamed(rules, args);
+  for (const narrowing of state.narrowed ?? []) {
+    const given = named.find((entity) => entity.name === narrowing.name);
+    if (given === undefined || narrowing.values.includes(given.value)) continue;
+    found.push(
+      held('data', {
         error:
           `${tool} names ${given.name} ${JSON.stringify(given.value)}, but the way here decided for ` +
           `${narrowing.values.map((v) => JSON.stringify(v)).join(', ')} only (at ${narrowing.node}: ${narrowing.why}). ` +
           `Use ${narrowing.values.length === 1 ? 'that one' : 'one of those'}, or go back and decide for this one first.`,
-      });
-    }
-    const unsettled = (state.unsettled ?? []).find((entry) =>
-      entry.entity === undefined
-        ? entry.tool === tool
-        : named.some((entity) => entity.name === entry.entity!.name && entity.value === entry.entity!.value),
+      }),
     );
-    if (unsettled !== undefined) {
-      const what =
-        unsettled.entity === undefined ? `what ${tool} changes` : `${unsettled.entity.name} ${JSON.stringify(unsettled.entity.value)}`;
-      return refuse('unknown-outcome', {
+    break;
+  }
+  const unsettled = (state.unsettled ?? []).find((entry) =>
+    entry.entity === undefined
+      ? entry.tool === tool
+      : named.some((entity) => entity.name === entry.entity!.name && entity.value === entry.entity!.value),
+  );
+  if (unsettled !== undefined) {
+    const what =
+      unsettled.entity === undefined ? `what ${tool} changes` : `${unsettled.entity.name} ${JSON.stringify(unsettled.entity.value)}`;
+    found.push(
+      held('unknown-outcome', {
         error:
           `An earlier ${unsettled.tool} on ${what} may or may not have taken effect (its outcome is unknown). ` +
           `Read ${what} again to see whether it did, before changing it again: nothing was sent.`,
-      });
-    }
+      }),
+    );
   }
-  const guard = rules.confirmations.get(tool)?.[0];
-  if (guard === undefined) return { decision: { kind: 'forward', rule: 'node-tools' }, state: withoutQuestion(state) };
-  return decideConfirmation(rules, state, node, tool, guard, confirmation);
+  return found;
 }
 
 function decideConfirmation(
@@ -195,9 +231,7 @@ function decideConfirmation(
   if (input.kind === 'observed') {
     return input.yes
       ? forward('observed')
-      : refuse(
-          `${tool} was called without the user's explicit yes (policy ${guard.policy})${input.why === undefined ? '' : `: ${input.why}`}.`,
-        );
+      : refuse(`${tool}${input.why ?? ` was called without the user's explicit yes (policy ${guard.policy})`}`);
   }
   const depth = state.path.length - 1;
   const asked = state.asked;

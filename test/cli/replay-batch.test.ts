@@ -74,7 +74,7 @@ describe('sop replay DIR', () => {
     const rows = csv.stdout.trimEnd().split('\r\n');
     expect(rows).toHaveLength(10);
     expect(rows[2]).toBe(
-      `${FORMATS}/claude-code-session.jsonl,${FORMATS}/claude-code-session.jsonl,retail_customer_support,claude-code,inferred,pass,1,0,5,4,END_INFO,1,true,,0,0,0,0,0,0,0,0,`,
+      `${FORMATS}/claude-code-session.jsonl,${FORMATS}/claude-code-session.jsonl,retail_customer_support,claude-code,inferred,pass,1,0,5,4,END_INFO,2,true,,0,0,0,0,0,0,0,0,0,0,0,0,`,
     );
   });
 
@@ -205,10 +205,12 @@ describe('Claude Code session logs that continue one another', () => {
     writeFileSync(join(dir, 'a.jsonl'), `${log.slice(0, cut).join('\n')}\n`);
     writeFileSync(join(dir, 'b.jsonl'), `${log.slice(cut).join('\n')}\n`);
     // Alone, the later log starts at the user's reason: the cancellation is neither authenticated nor its order
-    // read there (both are required: evidence of AUTH and of CHK_CANCEL).
+    // read there (evidence of AUTH and of CHK_CANCEL, and the status decided by data): no walk explains it cheaply.
     const alone = runCli(['replay', join(dir, 'b.jsonl'), '--agent', 'retail_customer_support', '--format', 'json']);
     expect(alone.code).toBe(1);
-    expect(JSON.parse(alone.stdout).conformance.by_kind.skipped_required).toBe(2);
+    const conformance = JSON.parse(alone.stdout).conformance;
+    expect(conformance.by_kind.skipped_required).toBe(1);
+    expect(conformance.fitness).toBeLessThan(0.5);
     const { code, summary } = batchJson(dir);
     expect(code).toBe(0);
     expect(summary.transcripts.map((r) => [r.transcript.split('/').at(-1), r.verdict, r.fitness, r.steps])).toEqual([

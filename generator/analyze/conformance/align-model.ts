@@ -10,7 +10,9 @@
  * ids depend on the order states were met, so nothing that must be deterministic may depend on them (ties are
  * broken on `key`, the path itself).
  */
-import type { CompiledSop } from '../../../contract/compiled-sop.js';
+import type { CompiledSop, DataCondition } from '../../../contract/compiled-sop.js';
+import { goesOn } from '../../../contract/run/evidence.js';
+import { type RunRules, runRules } from '../../../contract/run/rules.js';
 import { countVisit, decideMove, enterPath, legalTargets, limitedNodes, NO_VISITS, type Visits } from '../../../contract/transitions.js';
 import { requiredNodes, type RequiredNode } from './required-nodes.js';
 
@@ -20,6 +22,17 @@ export interface RunMove {
   readonly next: number;
   /** The rule refuses it only because `target` has used up its visits (`max_visits`). */
   readonly limit: boolean;
+  /** It goes on from the current node (a successor not on the path): only such a move needs the node's evidence. */
+  readonly goesOn: boolean;
+  /** The edge's condition over data (`model.conditions`), when it goes on along one; -1 otherwise. */
+  readonly condition: number;
+}
+
+/** An edge decided by data (`when:`). */
+export interface ConditionEdge {
+  readonly from: number;
+  readonly target: number;
+  readonly condition: DataCondition;
 }
 
 export interface RunState {
@@ -51,6 +64,8 @@ export interface AlignPolicy {
 
 export interface AlignModel {
   readonly sop: CompiledSop;
+  /** The SOP's rules as the step function looks them up (`contract/run/`): the gateway's own. */
+  readonly rules: RunRules;
   readonly nodes: readonly string[];
   readonly nodeIndex: ReadonlyMap<string, number>;
   readonly tools: readonly string[];
@@ -61,6 +76,14 @@ export interface AlignModel {
   readonly terminal: Uint8Array;
   /** Per node: 1 when it is required and offers tools (passing it without a call is a deviation). */
   readonly requiredWithTools: Uint8Array;
+  /** Per node: 1 when every tool it offers is a read (no policy guards it), so that an earlier call of one can stand for the step. */
+  readonly readsOnly: Uint8Array;
+  /** Per node: the numbers of the tools it offers, in order. */
+  readonly offered: readonly (readonly number[])[];
+  /** Per node: 1 when it requires evidence from the run, 2 when from the visit (`fresh`), 0 when none. */
+  readonly evidenceNode: Uint8Array;
+  /** The edges decided by data, in flowchart order. */
+  readonly conditions: readonly ConditionEdge[];
   /** Per node: the tools whose call (one that did not fail) passes it: its evidence tools, or all it offers. */
   readonly satisfies: readonly ReadonlySet<number>[];
   readonly required: ReadonlyMap<string, RequiredNode>;
@@ -104,6 +127,25 @@ function buildModel(sop: CompiledSop): AlignModel {
   const terminal = Uint8Array.from(nodes, (id) => (terminals.has(id) ? 1 : 0));
   const required = requiredNodes(sop);
   const requiredWithTools = Uint8Array.from(nodes, (id, i) => (required.has(id) && hasTools[i] === 1 ? 1 : 0));
+  const rules = runRules(sop);
+  const offered = offers.map((set) => [...set]);
+  const readsOnly = Uint8Array.from(offered, (list) => (list.length > 0 && list.every((tool) => !rules.changes.has(tools[tool]!)) ? 1 : 0));
+  const evidenceNode = Uint8Array.from(nodes, (id) => {
+    const requirement = rules.requirements.get(id);
+    return requirement === undefined ? 0 : requirement.fresh === true ? 2 : 1;
+  });
+  const conditions: ConditionEdge[] = [];
+  const conditionAt = new Map<string, number>();
+  for (const [from, byTarget] of rules.conditions) {
+    for (const [target, condition] of byTarget) {
+      const f = nodeIndex.get(from);
+      const t = nodeIndex.get(target);
+      if (f === undefined || t === undefined) continue;
+      conditionAt.set(`${f} ${t}`, conditions.length);
+      conditions.push({ from: f, target: t, condition });
+    }
+  }
+  const conditionOf = (from: number, target: number): number => conditionAt.get(`${from} ${target}`) ?? -1;
   const satisfies = nodes.map((id, i) => {
     const evidence = required.get(id)?.evidence;
     return evidence === undefined ? offers[i]! : new Set(evidence.flatMap((tool) => (toolIndex.has(tool) ? [toolIndex.get(tool)!] : [])));
@@ -151,9 +193,14 @@ function buildModel(sop: CompiledSop): AlignModel {
     if (state.moves !== undefined) return state.moves;
     const moves: RunMove[] = [];
     const legal = legalTargets(table, state.path, state.visits);
+    const along = (target: string): Pick<RunMove, 'goesOn' | 'condition'> => {
+      const on = goesOn(table, state.path, target);
+      return { goesOn: on, condition: on ? conditionOf(state.node, nodeIndex.get(target)!) : -1 };
+    };
     for (const target of legal) {
       const verdict = decideMove(table, state.path, target, state.visits);
-      if (verdict.ok) moves.push({ target: nodeIndex.get(target)!, next: intern(verdict.path, verdict.visits), limit: false });
+      if (verdict.ok)
+        moves.push({ target: nodeIndex.get(target)!, next: intern(verdict.path, verdict.visits), limit: false, ...along(target) });
     }
     // Moves refused only for the visit limit: the rule's own candidates (successors, entry, hubs on the path).
     if (limited.length > 0 && state.node >= 0) {
@@ -165,7 +212,7 @@ function buildModel(sop: CompiledSop): AlignModel {
         // Counts past the limit change nothing the rule looks at: kept at the limit, the states stay finitely many.
         const path = enterPath(state.path, target, table.entry);
         const visits = verdict.max === state.visits[target] ? state.visits : countVisit(state.visits, target, limited);
-        moves.push({ target: nodeIndex.get(target)!, next: intern(path, visits), limit: true });
+        moves.push({ target: nodeIndex.get(target)!, next: intern(path, visits), limit: true, ...along(target) });
       }
     }
     state.moves = moves;
@@ -175,6 +222,7 @@ function buildModel(sop: CompiledSop): AlignModel {
 
   return {
     sop,
+    rules,
     nodes,
     nodeIndex,
     tools,
@@ -183,6 +231,10 @@ function buildModel(sop: CompiledSop): AlignModel {
     hasTools,
     terminal,
     requiredWithTools,
+    readsOnly,
+    offered,
+    evidenceNode,
+    conditions,
     satisfies,
     required,
     policies,

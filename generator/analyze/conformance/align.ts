@@ -18,12 +18,13 @@
  */
 import type { AlignModel, RunMove } from './align-model.js';
 import { Search } from './search.js';
-import { calledOf, type Entries, LOG, OPTIMA_CAP, OUTCOMES, SCALE, SILENT, stateOf } from './search-columns.js';
+import { calledOf, costOf, type Entries, LOG, OPTIMA_CAP, OUTCOMES, SCALE, SILENT, stateOf } from './search-columns.js';
+import type { TraceFacts } from './trace-facts.js';
 import { undetermined } from './undetermined.js';
 
 /** An event the alignment reads, with its index in the conversation's events. */
 export type TraceEvent =
-  /** A domain call; `failed` when it did not succeed (it passes no node that requires evidence). */
+  /** A domain call; `failed` when it did not succeed (what it found is in the trace's facts, `trace-facts.ts`). */
   | { readonly kind: 'call'; readonly tool: number; readonly index: number; readonly failed?: true }
   /** A declared move (goto_node); `target` -1 when it names no node of the SOP. */
   | { readonly kind: 'goto'; readonly target: number; readonly index: number }
@@ -76,14 +77,14 @@ export interface Alignment {
   readonly final: { readonly state: number; readonly called: boolean };
 }
 
-export function align(model: AlignModel, trace: readonly TraceEvent[], options: AlignOptions): Alignment {
+export function align(model: AlignModel, trace: readonly TraceEvent[], options: AlignOptions, facts: TraceFacts): Alignment {
   // No entry that already costs more than some alignment can be on an optimal one (costs only grow along a path).
   // When the bound cuts the states, the ones kept may all cost more than that alignment: search again without it.
-  const limit = (new Search(model, options, trace).upperBound(trace) + 1) * SCALE;
-  let search = new Search(model, options, trace);
+  const limit = (new Search(model, options, trace, facts).upperBound(trace) + 1) * SCALE;
+  let search = new Search(model, options, trace, facts);
   let forward = search.forward(trace, limit);
   if (forward === null) {
-    search = new Search(model, options, trace);
+    search = new Search(model, options, trace, facts);
     forward = search.forward(trace, Number.POSITIVE_INFINITY)!;
   }
   const { layers, cutAt, maxStates } = forward;
@@ -96,7 +97,7 @@ export function align(model: AlignModel, trace: readonly TraceEvent[], options: 
   for (const at of last.order) if (entries.g[at] === bestG) optimal = Math.min(OPTIMA_CAP, optimal + entries.count[at]!);
   return {
     moves: reconstruct(model, entries, layers.length - 1, best),
-    cost: Math.floor(bestG / SCALE),
+    cost: costOf(bestG),
     walkMoves: bestG % LOG,
     optimal,
     capped: optimal >= OPTIMA_CAP,

@@ -21,6 +21,7 @@ import { align, DEFAULT_MAX_STATES_PER_EVENT, type TraceEvent } from './align.js
 import { COSTS, type DeviationKind, DEVIATION_KINDS, worstCallCost } from './cost-model.js';
 import { explain } from './explain-alignment.js';
 import { complete, effectiveConversation, TOOLKIT } from './inferred-walk.js';
+import { traceEvents, traceFacts } from './trace-facts.js';
 
 export type ConformanceMode = 'declared' | 'inferred';
 
@@ -130,15 +131,22 @@ export function conformance(sop: CompiledSop, conversation: Conversation, option
 
   const bound = options.maxStatesPerEvent ?? DEFAULT_MAX_STATES_PER_EVENT;
   const observesCalls = conversation.format === 'messages' || conversation.domainCalls === true;
-  const alignment = align(model, trace, { declared: mode === 'declared', observesCalls, maxStatesPerEvent: bound });
-  const explained = explain(model, conversation, trace, alignment.moves, mode, stepAt);
-  const completion = mode === 'inferred' ? complete(model, alignment.final.state, alignment.final.called || !observesCalls) : [];
+  const facts = traceFacts(model, traceEvents(events, trace));
+  const alignment = align(model, trace, { declared: mode === 'declared', observesCalls, maxStatesPerEvent: bound }, facts);
+  const explained = explain(model, conversation, trace, alignment.moves, mode, stepAt, facts, observesCalls);
+  const end = { observesCalls, answers: facts.answers, facts: facts.at(trace.length) };
+  const completion = mode === 'inferred' ? complete(model, alignment.final.state, alignment.final.called, end) : [];
   const walk = [...explained.walk, ...completion.map((move) => model.nodes[move.target]!)];
   const last = walk.at(-1);
   const cost = explained.deviations.reduce((sum, d) => sum + d.cost, 0);
   const worst = trace.reduce(
-    (sum, event) =>
-      sum + (event.kind === 'call' ? worstCallCost(model, event.tool) : event.kind === 'goto' ? COSTS.declared_move_off_walk : 0),
+    (sum, event, position) =>
+      sum +
+      (event.kind === 'call'
+        ? worstCallCost(model, event.tool, facts.call(position))
+        : event.kind === 'goto'
+          ? COSTS.declared_move_off_walk
+          : 0),
     0,
   );
   const byKind = Object.fromEntries(DEVIATION_KINDS.map((kind) => [kind, 0])) as Record<DeviationKind, number>;

@@ -9,7 +9,9 @@ import type { Conversation, ConversationEvent, EventPlace, ToolCallEvent } from 
 import type { AlignModel, RunMove, RunState } from './align-model.js';
 import type { AlignMove, TraceEvent } from './align.js';
 import type { AlignedStep, ConformanceMode, Deviation } from './conformance.js';
-import { callCost, type Charge, COSTS, type DeviationKind, moveCost } from './cost-model.js';
+import { shownValue, branchData } from '../../../contract/run/conditions.js';
+import { callCost, type Charge, COSTS, type DeviationKind, moveCost, type MoveView } from './cost-model.js';
+import type { TraceFacts } from './trace-facts.js';
 
 export interface Explained {
   readonly deviations: Deviation[];
@@ -26,6 +28,8 @@ export function explain(
   moves: readonly AlignMove[],
   mode: ConformanceMode,
   stepAt: ReadonlyMap<number, number>,
+  facts: TraceFacts,
+  observesCalls: boolean,
 ): Explained {
   const events = conversation.events;
   const deviations: Deviation[] = [];
@@ -58,7 +62,12 @@ export function explain(
         ...(policy === undefined ? {} : { policy: policy.id }),
         cost: COSTS[c.kind],
         severity:
-          policy?.severity ?? (c.kind === 'skipped_required' && node !== null ? (model.required.get(node)?.severity ?? 'error') : 'error'),
+          policy?.severity ??
+          (c.kind === 'skipped_required' && node !== null
+            ? (model.required.get(node)?.severity ?? 'error')
+            : c.kind === 'step_without_call'
+              ? 'warning'
+              : 'error'),
         message: policy === undefined ? message : `${message}${about(policy.id, policy.description)}`,
         at: base.at,
       });
@@ -76,8 +85,8 @@ export function explain(
     declaredStep: number | null,
   ): number => {
     const charges: Charge[] = [];
-    // Without the domain calls (an audit log) no node can be told skipped: as if its tools were called.
-    moveCost(model, from, called || !seesDialogue, move, undeclared, charges);
+    const view: MoveView = { observesCalls, answers: facts.answers, facts: facts.at(position) };
+    moveCost(model, from, called, move, undeclared, view, charges);
     const target = model.nodes[move.target]!;
     const step = declaredStep ?? stepOf(position);
     const at = placeOf(position);
@@ -90,6 +99,32 @@ export function explain(
             expected: [...(model.sop.toolsByNode[left!] ?? [])],
             message: skippedMessage(model, left!),
           };
+        case 'step_without_call': {
+          const offered = [...(model.sop.toolsByNode[left!] ?? [])];
+          return {
+            node: left,
+            expected: offered,
+            message: `${left} was left without a call of any of its tools (${list(offered)})`,
+          };
+        }
+        case 'against_data': {
+          const edge = model.conditions[c.condition!]!;
+          const read = branchData(edge.condition, view.facts.records);
+          const seen =
+            read.length === 0
+              ? `no answer of ${edge.condition.tool} was read before`
+              : `${edge.condition.tool} answered ${read
+                  .map(
+                    (value) =>
+                      `${value.entity === null ? '' : `${value.entity.value}: `}${edge.condition.field.join('.')} = ${shownValue(value.value)}`,
+                  )
+                  .join('; ')}`;
+          return {
+            node: target,
+            expected: [edge.condition.text],
+            message: `${left} → ${target} needs ${edge.condition.text}, and ${seen}`,
+          };
+        }
         case 'visit_limit': {
           const limit = model.sop.transitions.limits?.[target];
           return {
@@ -173,8 +208,24 @@ export function explain(
     }
     const tool = model.tools[event.tool]!;
     const charges: Charge[] = [];
-    callCost(model, from, event.tool, charges);
+    const callFacts = facts.call(move.event);
+    callCost(model, from, event.tool, callFacts, charges);
     cost = charge(charges, { step, at: call.place, tool }, (c) => {
+      if (c.kind === 'unproven_entity') {
+        const unproven = callFacts!.unproven!;
+        return {
+          node: here,
+          expected: unproven.proven.map((value) => `${unproven.name} ${JSON.stringify(value)}`),
+          message: `${tool} names ${unproven.name} ${JSON.stringify(unproven.value)}, which the conversation never read (it read ${unproven.proven.map((v) => JSON.stringify(v)).join(', ')})`,
+        };
+      }
+      if (c.kind === 'unsettled_change') {
+        return {
+          node: here,
+          expected: [`a read of ${callFacts!.unsettled!}`],
+          message: `${tool} repeats a change of ${callFacts!.unsettled!} whose outcome was unknown, without reading it first`,
+        };
+      }
       if (c.kind === 'unexpected_call') {
         const offered = here === null ? [] : [...(model.sop.toolsByNode[here] ?? [])];
         return {

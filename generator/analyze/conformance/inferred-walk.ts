@@ -6,7 +6,7 @@
 import type { Conversation, ConversationEvent, ToolCallEvent } from '../replay/conversation.js';
 import type { AlignModel, RunMove } from './align-model.js';
 import type { AlignMove, TraceEvent } from './align.js';
-import { moveCost } from './cost-model.js';
+import { moveCost, type MoveView } from './cost-model.js';
 
 /** Tools of the toolkit: not the SOP's, never left out of a conversation. */
 export const TOOLKIT = new Set(['load_graph', 'goto_node', 'todo', 'inspect']);
@@ -16,7 +16,7 @@ export const TOOLKIT = new Set(['load_graph', 'goto_node', 'todo', 'inspect']);
  * END_* nodes), at no cost: a conversation that answered a question at INFO ended at END_INFO, which leaves no
  * trace. Nothing when the walk cannot get there that way.
  */
-export function complete(model: AlignModel, state: number, called: boolean): RunMove[] {
+export function complete(model: AlignModel, state: number, called: boolean, view: MoveView): RunMove[] {
   const start = model.state(state);
   if (start.node >= 0 && model.terminal[start.node] === 1) return [];
   const seen = new Set<number>([state]);
@@ -27,7 +27,7 @@ export function complete(model: AlignModel, state: number, called: boolean): Run
       const from = model.state(id);
       for (const move of model.movesOf(from)) {
         if (seen.has(move.next) || model.hasTools[move.target] === 1) continue;
-        if (moveCost(model, from, wasCalled, move, false) > 0) continue;
+        if (moveCost(model, from, wasCalled, move, false, view) > 0) continue;
         seen.add(move.next);
         const path = [...moves, move];
         if (model.terminal[move.target] === 1) return path;

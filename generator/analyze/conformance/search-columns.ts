@@ -18,6 +18,11 @@ export const OPTIMA_CAP = 1_000_000;
 export const SCALE = 2 ** 36;
 export const LOG = 2 ** 18;
 
+/** The cost part of an order (costs are multiples of half a unit: `step_without_call` costs 0.5). */
+export function costOf(g: number): number {
+  return Math.floor(g / (SCALE / 2)) / 2;
+}
+
 export const OUTCOMES: readonly EventOutcome[] = ['sync', 'log', 'taken', 'off_walk', 'reset'];
 export const SILENT = -1;
 
@@ -146,12 +151,12 @@ export interface Layer {
   events: number;
 }
 
-/** Edges between entries with their cost (without moves), in the order the search considered them. */
+/** Edges between entries with their cost (without moves; multiples of half a unit), in the order the search considered them. */
 export class Edges {
   size = 0;
   from = new Int32Array(1024);
   to = new Int32Array(1024);
-  cost = new Int32Array(1024);
+  cost = new Float64Array(1024);
 
   add(from: number, to: number, cost: number): void {
     if (this.size === this.from.length) {
@@ -162,7 +167,9 @@ export class Edges {
       };
       this.from = grow(this.from);
       this.to = grow(this.to);
-      this.cost = grow(this.cost);
+      const cost = new Float64Array(this.cost.length * 2);
+      cost.set(this.cost);
+      this.cost = cost;
     }
     this.from[this.size] = from;
     this.to[this.size] = to;

@@ -5,7 +5,8 @@
  */
 import type { AlignModel, RunState } from './align-model.js';
 import type { AlignOptions, TraceEvent } from './align.js';
-import { callCost, COSTS, enterCost, offers } from './cost-model.js';
+import type { TraceFacts } from './trace-facts.js';
+import { callCost, COSTS, enterCost, leavingCost, type MoveView, offers } from './cost-model.js';
 import {
   calledOf,
   type Edges,
@@ -49,6 +50,7 @@ export class Search {
     private readonly model: AlignModel,
     readonly options: AlignOptions,
     trace: readonly TraceEvent[],
+    private readonly facts: TraceFacts,
   ) {
     this.undeclared = options.declared ? COSTS.undeclared_move : 0;
     this.logWeight = options.declared ? 0 : LOG;
@@ -61,10 +63,15 @@ export class Search {
     scratch.layers += trace.length + 1;
   }
 
-  /** An entry's key: the state, and whether its node was called, which only matters at a required node. */
+  /** An entry's key: the state, and whether its node was called, which only matters at a node with tools. */
   key(state: number, called: boolean): number {
     const node = this.model.state(state).node;
-    return state * 2 + (called && node >= 0 && this.model.requiredWithTools[node] === 1 ? 1 : 0);
+    return state * 2 + (called && node >= 0 && this.model.hasTools[node] === 1 ? 1 : 0);
+  }
+
+  /** What the moves before trace position `position` may see (`cost-model.ts`). */
+  view(position: number): MoveView {
+    return { observesCalls: this.options.observesCalls, answers: this.facts.answers, facts: this.facts.at(position) };
   }
 
   /**
@@ -105,13 +112,9 @@ export class Search {
     }
   }
 
-  /** The cost a move from an entry adds on top of its base cost: undeclared, and leaving a required node uncalled. */
-  private leaving(state: RunState, called: boolean): number {
-    const skip =
-      this.options.observesCalls && state.node >= 0 && this.model.requiredWithTools[state.node] === 1 && !called
-        ? COSTS.skipped_required
-        : 0;
-    return this.undeclared + skip;
+  /** The cost a move from an entry adds on top of its base cost: undeclared, leaving its node, going against the data. */
+  private leaving(state: RunState, called: boolean, m: number, view: MoveView): number {
+    return this.undeclared + leavingCost(this.model, state, called, this.model.movesOf(state)[m]!, view);
   }
 
   /**
@@ -120,6 +123,7 @@ export class Search {
    */
   settle(layer: Layer, number: number, limit: number): void {
     const entries = this.entries;
+    const view = this.view(number);
     const heap = this.heap;
     heap.clear();
     for (let at = layer.first; at < layer.end; at++) heap.push(entries.g[at]!, at);
@@ -138,10 +142,10 @@ export class Search {
       this.ensureMoves(state);
       const next = state.moveNext!;
       const base = state.moveBase!;
-      const leaving = this.leaving(state, calledOf(key));
+      const called = calledOf(key);
       const count = entries.count[at]!;
       for (let m = 0; m < next.length; m++) {
-        const dev = leaving + base[m]!;
+        const dev = this.leaving(state, called, m, view) + base[m]!;
         const cost = g + dev * SCALE + 1;
         if (cost >= limit) continue;
         const target = this.relax(layer, number, next[m]! * 2, cost, count, at, SILENT, m);
@@ -175,7 +179,7 @@ export class Search {
       layer.events = this.edges.size;
       const event = trace[position]!;
       for (const at of layer.order) {
-        const options = this.explain(entries.key[at]!, event);
+        const options = this.explain(entries.key[at]!, event, position);
         for (let o = 0; o < options; o++) {
           const g = entries.g[at]! + this.optCost[o]! * SCALE + (this.optOutcome[o] === 1 ? this.logWeight : 0) + this.optMoves[o]!;
           if (g >= limit) continue;
@@ -198,38 +202,39 @@ export class Search {
     let state = model.state(model.start);
     let called = false;
     let total = 0;
-    for (const event of trace) {
+    for (const [position, event] of trace.entries()) {
       if (event.kind === 'reset') {
         state = model.state(model.start);
         called = false;
         continue;
       }
+      const view = this.view(position);
       if (event.kind === 'goto') {
         const m = event.target < 0 ? -1 : model.movesOf(state).findIndex((move) => move.target === event.target);
         if (m < 0) total += COSTS.declared_move_off_walk;
         else {
           this.ensureMoves(state);
-          total += this.leaving(state, called) - this.undeclared + state.moveBase![m]!;
+          total += this.leaving(state, called, m, view) - this.undeclared + state.moveBase![m]!;
           state = model.state(state.moveNext![m]!);
           called = false;
         }
         continue;
       }
       if (!offers(model, state, event.tool)) {
-        const found = this.options.declared ? undefined : this.nearestOffering(state, called, event.tool);
+        const found = this.options.declared ? undefined : this.nearestOffering(state, called, event.tool, view);
         if (found !== undefined) {
           state = found;
           called = false;
         }
       }
-      total += callCost(model, state, event.tool);
-      if (offers(model, state, event.tool) && passes(model, state, event)) called = true;
+      total += callCost(model, state, event.tool, this.facts.call(position));
+      if (offers(model, state, event.tool) && passes(model, state, event, this.facts.found(position))) called = true;
     }
     return total;
   }
 
   /** The nearest state offering `tool` through moves that cost nothing (breadth first, in the rule's order). */
-  private nearestOffering(from: RunState, called: boolean, tool: number): RunState | undefined {
+  private nearestOffering(from: RunState, called: boolean, tool: number, view: MoveView): RunState | undefined {
     const seen = new Set<number>([from.id]);
     let frontier: RunState[] = [from];
     let first = true;
@@ -239,9 +244,8 @@ export class Search {
         this.ensureMoves(state);
         const targets = state.moveNext!;
         const base = state.moveBase!;
-        const leaving = this.leaving(state, first ? called : false);
         for (let m = 0; m < targets.length; m++) {
-          if (leaving + base[m]! > 0 || seen.has(targets[m]!)) continue;
+          if (this.leaving(state, first ? called : false, m, view) + base[m]! > 0 || seen.has(targets[m]!)) continue;
           const target = this.model.state(targets[m]!);
           if (offers(this.model, target, tool)) return target;
           seen.add(target.id);
@@ -258,14 +262,14 @@ export class Search {
    * The ways to explain `event` from an entry, written to the `opt*` columns (at most two): the next key, the
    * cost, the moves (1 for a declared move taken), the outcome and the move's index. Returns how many.
    */
-  explain(key: number, event: TraceEvent): number {
+  explain(key: number, event: TraceEvent, position: number): number {
     const model = this.model;
     const state = model.state(stateOf(key));
     if (event.kind === 'reset') return this.option(0, this.key(model.start, false), 0, 0, 4, -1);
     if (event.kind === 'call') {
-      const cost = callCost(model, state, event.tool);
+      const cost = callCost(model, state, event.tool, this.facts.call(position));
       return offers(model, state, event.tool)
-        ? this.option(0, this.key(state.id, calledOf(key) || passes(model, state, event)), cost, 0, 0, -1)
+        ? this.option(0, this.key(state.id, calledOf(key) || passes(model, state, event, this.facts.found(position))), cost, 0, 0, -1)
         : this.option(0, key, cost, 0, 1, -1);
     }
     let options = 0;
@@ -277,7 +281,7 @@ export class Search {
         options = this.option(
           0,
           state.moveNext![m]! * 2,
-          this.leaving(state, calledOf(key)) - this.undeclared + state.moveBase![m]!,
+          this.leaving(state, calledOf(key), m, this.view(position)) - this.undeclared + state.moveBase![m]!,
           1,
           2,
           m,
@@ -298,7 +302,15 @@ export class Search {
   }
 }
 
-/** Whether a call passes its node: one of the tools that count there (its evidence tools, if it requires evidence) and not failed. */
-function passes(model: AlignModel, state: RunState, event: Extract<TraceEvent, { kind: 'call' }>): boolean {
-  return event.failed !== true && state.node >= 0 && model.satisfies[state.node]!.has(event.tool);
+/**
+ * Whether a call passes its node (marks it called): at a node that requires evidence, a call of its evidence tools
+ * that found something; at a node a policy requires, a call of its tools that did not fail; at any other node with
+ * tools, any call of them (the agent did the step, whatever came of it).
+ */
+export function passes(model: AlignModel, state: RunState, event: Extract<TraceEvent, { kind: 'call' }>, found: boolean): boolean {
+  const node = state.node;
+  if (node < 0) return false;
+  if (model.evidenceNode[node] !== 0) return found && model.satisfies[node]!.has(event.tool);
+  if (model.requiredWithTools[node] === 1) return event.failed !== true && model.satisfies[node]!.has(event.tool);
+  return model.offers[node]!.has(event.tool);
 }

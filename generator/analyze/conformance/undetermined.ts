@@ -4,7 +4,7 @@
  */
 import type { AlignModel } from './align-model.js';
 import type { Search } from './search.js';
-import { type Layer, SCALE, stateOf } from './search-columns.js';
+import { costOf, type Layer, stateOf } from './search-columns.js';
 
 /**
  * The trace positions whose node differs between alignments of the least cost (whatever their number of moves:
@@ -21,8 +21,8 @@ export function undetermined(
 ): { event: number; nodes: number[] }[] {
   const entries = search.entries;
   const edges = search.edges;
-  const dev = (at: number): number => Math.floor(entries.g[at]! / SCALE);
-  const bestDev = Math.floor(bestG / SCALE);
+  const dev = (at: number): number => costOf(entries.g[at]!);
+  const bestDev = costOf(bestG);
   for (const at of layers.at(-1)!.order) if (dev(at) === bestDev) entries.mark[at] = 1;
   const result: { event: number; nodes: number[] }[] = [];
   const nodes = new Set<number>();

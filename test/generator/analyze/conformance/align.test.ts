@@ -1,15 +1,19 @@
 /**
  * The search of `align.ts` against a plain Dijkstra over (event, run state, called) written the slow way, on random
- * SOPs (edges, hubs, tools, a required node with its policy, visit limits) and random traces full of deviations:
- * the same least cost, the same number of moves, the same number of optimal alignments, in both modes; and the
- * chosen alignment's moves add up to its cost.
+ * SOPs (edges, hubs, tools, a required node with its policy, a node requiring evidence, an edge decided by data,
+ * visit limits) and random traces full of deviations, with random answers (found, empty, failed, a status that
+ * satisfies the edge's condition or not): the same least cost, the same number of moves, the same number of optimal
+ * alignments, in both modes; and the chosen alignment's moves add up to its cost.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop } from '../../../../contract/compiled-sop.js';
 import { alignModel } from '../../../../generator/analyze/conformance/align-model.js';
 import { type AlignMove, align, type TraceEvent } from '../../../../generator/analyze/conformance/align.js';
-import { callCost, COSTS, moveCost, offers } from '../../../../generator/analyze/conformance/cost-model.js';
+import { callCost, COSTS, type MoveView, moveCost, offers } from '../../../../generator/analyze/conformance/cost-model.js';
+import { passes } from '../../../../generator/analyze/conformance/search.js';
+import { type TraceFacts, traceFacts } from '../../../../generator/analyze/conformance/trace-facts.js';
+import type { ToolCallEvent } from '../../../../generator/analyze/replay/conversation.js';
 
 interface RandomSop {
   readonly edges: readonly (readonly [number, number])[];
@@ -17,6 +21,9 @@ interface RandomSop {
   readonly tools: readonly (readonly number[])[];
   readonly requiredNode: number;
   readonly limited: number | null;
+  /** A node that requires evidence from t0 (fresh or not), and an edge from it decided by t0's `status`. */
+  readonly evidenceNode: number;
+  readonly fresh: boolean;
 }
 
 const NODES = 7;
@@ -53,6 +60,13 @@ function sopOf(random: RandomSop): CompiledSop {
     systemPrompt: '',
     systemPromptSections: [],
     flowchart: '',
+    evidence: { [ids[random.evidenceNode]!]: { tools: ['t0'], about: null, ...(random.fresh ? { fresh: true } : {}) } },
+    conditions: Object.fromEntries(
+      successors[ids[random.evidenceNode]!]!.slice(0, 1).map((to) => [
+        ids[random.evidenceNode]!,
+        { [to]: { tool: 't0', field: ['status'], op: '==', values: ['ok'], text: 't0.status == ok' } },
+      ]),
+    ),
     policies: [
       {
         id: 'needs_required',
@@ -77,48 +91,88 @@ const randomSop = fc.record({
   tools: fc.array(fc.subarray([0, 1, 2, 3]), { minLength: NODES, maxLength: NODES }),
   requiredNode: fc.integer({ min: 1, max: NODES - 2 }),
   limited: fc.option(fc.integer({ min: 1, max: NODES - 2 })),
+  evidenceNode: fc.integer({ min: 0, max: NODES - 2 }),
+  fresh: fc.boolean(),
 });
 
 const randomTrace = fc.array(
   fc.oneof(
-    { weight: 6, arbitrary: fc.integer({ min: 0, max: TOOLS - 1 }).map((tool) => ({ kind: 'call' as const, tool })) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .record({ tool: fc.integer({ min: 0, max: TOOLS - 1 }), answer: fc.constantFrom('ok', 'no', 'empty', 'failed') })
+        .map(({ tool, answer }) => ({ kind: 'call' as const, tool, answer })),
+    },
     { weight: 2, arbitrary: fc.integer({ min: -1, max: NODES - 1 }).map((target) => ({ kind: 'goto' as const, target })) },
     { weight: 1, arbitrary: fc.constant({ kind: 'reset' as const }) },
   ),
   { maxLength: 9 },
 );
 
-/** The least (cost, log moves, moves) and how many alignments reach it, by a plain Dijkstra with string keys. */
-function slowAlign(sop: CompiledSop, trace: readonly TraceEvent[], declared: boolean): { cost: number; moves: number; count: number } {
+type RandomEvent = TraceEvent & { readonly answer?: 'ok' | 'no' | 'empty' | 'failed' };
+
+/** What the trace's calls answered, as a transcript would show them, read into facts the way replay reads them. */
+function factsOf(sop: CompiledSop, trace: readonly RandomEvent[]): TraceFacts {
   const model = alignModel(sop);
+  return traceFacts(
+    model,
+    trace.map((event): ToolCallEvent | 'reset' | undefined => {
+      if (event.kind === 'reset') return 'reset';
+      if (event.kind !== 'call') return undefined;
+      const base = { kind: 'call' as const, tool: model.tools[event.tool]!, args: {}, place: { message: 0 } };
+      if (event.answer === 'failed') return { ...base, failed: true, result: { text: 'refused', isError: true } };
+      if (event.answer === 'empty') return { ...base, result: { text: '[]' } };
+      return { ...base, result: { structured: { status: event.answer } } };
+    }),
+  );
+}
+
+const view = (facts: TraceFacts, position: number): MoveView => ({
+  observesCalls: true,
+  answers: facts.answers,
+  facts: facts.at(position),
+});
+
+/** The least (cost, log moves, moves) and how many alignments reach it, by a plain Dijkstra with string keys. */
+function slowAlign(sop: CompiledSop, trace: readonly RandomEvent[], declared: boolean): { cost: number; moves: number; count: number } {
+  const model = alignModel(sop);
+  const facts = factsOf(sop, trace);
   type Node = { i: number; state: number; called: boolean };
   const order = (a: readonly number[], b: readonly number[]) => a[0]! - b[0]! || a[1]! - b[1]! || a[2]! - b[2]!;
-  const key = (n: Node) => `${n.i}|${n.state}|${n.called}`;
+  const key = (n: Node) =>
+    `${n.i}|${n.state}|${n.called && model.state(n.state).node >= 0 && model.hasTools[model.state(n.state).node] === 1}`;
   const best = new Map<string, { g: number[]; count: number; node: Node }>();
   const done = new Set<string>();
   const start: Node = { i: 0, state: model.start, called: false };
   best.set(key(start), { g: [0, 0, 0], count: 1, node: start });
   for (;;) {
     let at: string | null = null;
-    for (const [k, v] of best) if (!done.has(k) && (at === null || order(v.g, best.get(at)!.g) < 0)) at = k;
+    // Layer by layer (an event's edge may cost nothing: its target must wait until every entry of its layer is settled).
+    for (const [k, v] of best) {
+      if (done.has(k)) continue;
+      const other = at === null ? undefined : best.get(at)!;
+      if (other === undefined || v.node.i < other.node.i || (v.node.i === other.node.i && order(v.g, other.g) < 0)) at = k;
+    }
     if (at === null) break;
     done.add(at);
     const { g, count, node } = best.get(at)!;
     const state = model.state(node.state);
     const next: [Node, number[]][] = [];
     if (node.i < trace.length) {
+      const here = view(facts, node.i);
       for (const move of model.movesOf(state))
-        next.push([{ i: node.i, state: move.next, called: false }, [moveCost(model, state, node.called, move, declared), 0, 1]]);
+        next.push([{ i: node.i, state: move.next, called: false }, [moveCost(model, state, node.called, move, declared, here), 0, 1]]);
       const event = trace[node.i]!;
       if (event.kind === 'reset') next.push([{ i: node.i + 1, state: model.start, called: false }, [0, 0, 0]]);
       else if (event.kind === 'call') {
-        const cost = callCost(model, state, event.tool);
-        if (offers(model, state, event.tool)) next.push([{ i: node.i + 1, state: node.state, called: true }, [cost, 0, 0]]);
+        const cost = callCost(model, state, event.tool, facts.call(node.i));
+        const called = node.called || passes(model, state, event, facts.found(node.i));
+        if (offers(model, state, event.tool)) next.push([{ i: node.i + 1, state: node.state, called }, [cost, 0, 0]]);
         else next.push([{ ...node, i: node.i + 1 }, [cost, declared ? 0 : 1, 0]]);
       } else {
         const move = model.movesOf(state).find((m) => m.target === event.target);
         if (move !== undefined)
-          next.push([{ i: node.i + 1, state: move.next, called: false }, [moveCost(model, state, node.called, move, false), 0, 1]]);
+          next.push([{ i: node.i + 1, state: move.next, called: false }, [moveCost(model, state, node.called, move, false, here), 0, 1]]);
         next.push([{ ...node, i: node.i + 1 }, [COSTS.declared_move_off_walk, 0, 0]]);
       }
     }
@@ -139,17 +193,18 @@ function slowAlign(sop: CompiledSop, trace: readonly TraceEvent[], declared: boo
 }
 
 /** What the chosen alignment's moves cost, added up again. */
-function costOf(sop: CompiledSop, trace: readonly TraceEvent[], moves: readonly AlignMove[], declared: boolean): number {
+function costOf(sop: CompiledSop, trace: readonly RandomEvent[], moves: readonly AlignMove[], declared: boolean): number {
   const model = alignModel(sop);
+  const facts = factsOf(sop, trace);
   let total = 0;
   for (const move of moves) {
     const from = model.state(move.from);
-    if (move.type === 'silent') total += moveCost(model, from, move.called, move.move, declared);
-    else if (move.outcome === 'taken') total += moveCost(model, from, move.called, move.move!, false);
+    if (move.type === 'silent') total += moveCost(model, from, move.called, move.move, declared, view(facts, move.before));
+    else if (move.outcome === 'taken') total += moveCost(model, from, move.called, move.move!, false, view(facts, move.event));
     else if (move.outcome === 'off_walk') total += COSTS.declared_move_off_walk;
     else if (move.outcome !== 'reset') {
       const event = trace[move.event]!;
-      if (event.kind === 'call') total += callCost(model, from, event.tool);
+      if (event.kind === 'call') total += callCost(model, from, event.tool, facts.call(move.event));
     }
   }
   return total;
@@ -160,8 +215,8 @@ describe('align', () => {
     fc.assert(
       fc.property(randomSop, randomTrace, fc.boolean(), (random, events, declared) => {
         const sop = sopOf(random);
-        const trace: TraceEvent[] = events.map((e, index) => ({ ...e, index }));
-        const result = align(alignModel(sop), trace, { declared, observesCalls: true, maxStatesPerEvent: 100_000 });
+        const trace: RandomEvent[] = events.map((e, index) => ({ ...e, index }));
+        const result = align(alignModel(sop), trace, { declared, observesCalls: true, maxStatesPerEvent: 100_000 }, factsOf(sop, trace));
         const slow = slowAlign(sop, trace, declared);
         expect({ cost: result.cost, moves: result.walkMoves, count: result.optimal }).toEqual(slow);
         expect(costOf(sop, trace, result.moves, declared)).toBe(result.cost);
@@ -175,9 +230,10 @@ describe('align', () => {
     fc.assert(
       fc.property(randomSop, randomTrace, (random, events) => {
         const sop = sopOf(random);
-        const trace: TraceEvent[] = events.map((e, index) => ({ ...e, index }));
-        const exact = align(alignModel(sop), trace, { declared: false, observesCalls: true, maxStatesPerEvent: 100_000 });
-        const bounded = align(alignModel(sop), trace, { declared: false, observesCalls: true, maxStatesPerEvent: 2 });
+        const trace: RandomEvent[] = events.map((e, index) => ({ ...e, index }));
+        const facts = factsOf(sop, trace);
+        const exact = align(alignModel(sop), trace, { declared: false, observesCalls: true, maxStatesPerEvent: 100_000 }, facts);
+        const bounded = align(alignModel(sop), trace, { declared: false, observesCalls: true, maxStatesPerEvent: 2 }, facts);
         expect(bounded.maxStates).toBeLessThanOrEqual(2);
         expect(bounded.cost).toBeGreaterThanOrEqual(exact.cost);
         expect(costOf(sop, trace, bounded.moves, false)).toBe(bounded.cost);

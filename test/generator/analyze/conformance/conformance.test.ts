@@ -11,7 +11,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop, SopBundle } from '../../../../contract/compiled-sop.js';
-import { requirementOf } from '../../../../contract/run/evidence.js';
+import { goesOn, requirementOf } from '../../../../contract/run/evidence.js';
 import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../../contract/transitions.js';
 import { requiredNodes } from '../../../../generator/analyze/conformance/required-nodes.js';
 import { goldenPaths } from '../../../../generator/analyze/golden-paths.js';
@@ -241,24 +241,36 @@ describe('planted deviations, found at their step with their kind', () => {
 describe('random walks turned into calls', () => {
   /**
    * The definition, by brute force: every walk along the rule that explains the calls at no cost (each call made at
-   * a node that offers it, no required node left without a call of its tools, no guarded node entered off its
+   * a node that offers it; no node left without a call of its tools, but a node of reads one of which found something
+   * earlier, and a node whose evidence an earlier call found when the move goes on; no guarded node entered off its
    * policies), however many moves it makes. Reachability over (event, path, visits, called) forwards from the start
-   * and backwards from the end; an event's nodes are those it can be made at on such a walk.
+   * and backwards from the end; an event's nodes are those it can be made at on such a walk. The calls here keep no
+   * answers: each counts as found.
    */
   function zeroCostNodes(sop: CompiledSop, tools: readonly string[]): Set<string>[] {
     const required = new Set([...requiredNodes(sop)].filter(([node]) => (sop.toolsByNode[node] ?? []).length > 0).map(([node]) => node));
+    const changes = new Set((sop.policies ?? []).flatMap((p) => p.tools));
     type State = { i: number; path: readonly string[]; visits: Visits; called: boolean };
     const key = (s: State) => `${s.i}|${s.path.join('>')}|${JSON.stringify(s.visits)}|${s.called}`;
-    const moves = (s: State): State[] => {
+    const leaves = (s: State, target: string): boolean => {
       const here = s.path.at(-1);
-      if (here !== undefined && required.has(here) && !s.called) return [];
-      return legalTargets(sop.transitions, s.path, s.visits).flatMap((target) => {
+      if (here === undefined || s.called) return true;
+      const before = new Set(tools.slice(0, s.i));
+      const offered = sop.toolsByNode[here] ?? [];
+      const readFirst = offered.length > 0 && offered.every((t) => !changes.has(t)) && offered.some((t) => before.has(t));
+      const requirement = requirementOf(sop, here);
+      if (requirement !== undefined && goesOn(sop.transitions, s.path, target)) return requirement.tools.some((t) => before.has(t));
+      if (requirement === undefined && required.has(here)) return false;
+      return offered.length === 0 || readFirst;
+    };
+    const moves = (s: State): State[] =>
+      legalTargets(sop.transitions, s.path, s.visits).flatMap((target) => {
+        if (!leaves(s, target)) return [];
         const verdict = decideMove(sop.transitions, s.path, target, s.visits);
         if (!verdict.ok) return [];
         const blocked = (sop.policies ?? []).some((p) => p.guards.includes(target) && !verdict.path.some((n) => p.passes.includes(n)));
         return blocked ? [] : [{ i: s.i, path: verdict.path, visits: verdict.visits, called: false }];
       });
-    };
     const sync = (s: State): State | null => {
       const here = s.path.at(-1);
       const tool = tools[s.i];
@@ -300,12 +312,16 @@ describe('random walks turned into calls', () => {
     return nodes;
   }
 
-  /** A random walk of `length` moves along the rule; at each node with tools it calls one (never a guarded change). */
+  /**
+   * A random walk of `length` moves along the rule; at each node with tools it calls one (never a guarded change), but
+   * now and then skips a node of reads one of whose tools it already called (it read first).
+   */
   const walkArbitrary = (sop: CompiledSop) =>
     fc
       .tuple(fc.array(fc.nat(), { minLength: 4, maxLength: 18 }), fc.array(fc.nat(), { minLength: 18, maxLength: 18 }))
       .map(([choices, picks]) => {
         const required = requiredNodes(sop);
+        const changes = new Set((sop.policies ?? []).flatMap((p) => p.tools));
         let path: readonly string[] = [];
         let visits: Visits = NO_VISITS;
         const calls: { node: string; tool: string }[] = [];
@@ -315,12 +331,16 @@ describe('random walks turned into calls', () => {
           const verdict = decideMove(sop.transitions, path, target, visits);
           if (!verdict.ok) break;
           ({ path, visits } = verdict);
-          const offered = (sop.toolsByNode[target] ?? []).filter((tool) => !confirmationGuards(sop, tool));
+          const all = sop.toolsByNode[target] ?? [];
+          const offered = all.filter((tool) => !confirmationGuards(sop, tool));
           // A node that requires evidence is served with its evidence tools (as a conforming agent does).
           const tools = requirementOf(sop, target)?.tools ?? offered;
-          // A required node is always served (else the walk itself skips it); others now and then.
-          if (tools.length > 0 && (required.has(target) || picks[step]! % 3 !== 0))
+          const readFirst = all.every((t) => !changes.has(t)) && all.some((t) => calls.some((c) => c.tool === t));
+          // A required node is always served (else the walk itself skips it), a node it read for already now and then.
+          if (tools.length > 0 && (required.has(target) || !readFirst || picks[step]! % 3 !== 0))
             calls.push({ node: target, tool: tools[picks[step]! % tools.length]! });
+          // A node with tools the walk cannot serve (only guarded changes there) ends it: leaving would cost.
+          if (tools.length === 0 && all.length > 0) break;
         }
         return calls;
       });

@@ -123,9 +123,9 @@ describe('summarize', () => {
       `transcript,file,agent,reader,mode,verdict,fitness,cost,worst_cost,steps,terminal,undetermined_steps,exact,outcome,${DEVIATION_KINDS.join(',')},error`,
     );
     expect(lines[1]).toBe(
-      `"runs/a, ""first"".json","runs/a, ""first"".json",retail_customer_support,chat,inferred,pass,1,0,0,3,END_INFO,0,true,true,0,0,0,0,0,0,0,0,`,
+      `"runs/a, ""first"".json","runs/a, ""first"".json",retail_customer_support,chat,inferred,pass,1,0,0,3,END_INFO,0,true,true,${DEVIATION_KINDS.map(() => 0).join(',')},`,
     );
-    expect(lines[2]).toBe('b.json,b.json,,,,error,,,,,,,,,,,,,,,,,b.json: line 2: not an object');
+    expect(lines[2]).toBe(`b.json,b.json,,,,error,,,,,,,,,${DEVIATION_KINDS.map(() => '').join(',')},b.json: line 2: not an object`);
     expect(lines).toHaveLength(4);
     expect(summary.outcomes).toBeNull();
   });
