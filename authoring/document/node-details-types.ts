@@ -8,6 +8,8 @@ export interface EdgeDetail {
   readonly node: string;
   readonly condition: string | null;
   readonly style: string;
+  /** An outgoing edge decided by data: its `when` condition as written. */
+  readonly when?: string;
 }
 
 export interface PolicyDetail {

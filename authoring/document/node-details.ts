@@ -1,7 +1,7 @@
 /**
  * What an author wants to know about one node while writing its SOP, from the compiler's model: its shape and
  * label, whether it is the entry node, a hub, a decision or a terminal, its prompt, tools and examples, its edges
- * both ways with their conditions, its visit limit, and the policies that guard it or that it satisfies. The hover
+ * both ways with their conditions (and, going out, the `when` conditions that decide them by data), its visit limit, and the policies that guard it or that it satisfies. The hover
  * of the language server and the preview's node panel both show this. Policies and visit limits are resolved by the
  * model stage's own functions, so the answer holds while the file still has errors elsewhere.
  */
@@ -22,8 +22,10 @@ export function modelQueries(model: SopModel, facts: GraphFacts | null): ModelQu
   const decisions = new Set(facts?.decisionNodes ?? model.nodes.filter((n) => n.type === 'rhombus').map((n) => n.id));
   const outgoing = new Map<string, EdgeDetail[]>();
   const incoming = new Map<string, EdgeDetail[]>();
+  const when = (from: string, to: string) => prompts.get(from)?.when.find((w) => w.target === to)?.condition?.text;
   for (const e of model.edges) {
-    push(outgoing, e.from, { node: e.to, condition: e.condition, style: e.style });
+    const data = when(e.from, e.to);
+    push(outgoing, e.from, { node: e.to, condition: e.condition, style: e.style, ...(data === undefined ? {} : { when: data }) });
     push(incoming, e.to, { node: e.from, condition: e.condition, style: e.style });
   }
   const terminals = new Set(facts?.terminalNodes ?? model.nodes.filter((n) => !outgoing.has(n.id)).map((n) => n.id));

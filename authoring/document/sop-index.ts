@@ -1,7 +1,7 @@
 /**
  * Where every node id and every tool name is written in one SOP, read from the compiler's own results: the model
  * (nodes and their declarations, prompts, hubs, `entry_node`, `escalation_node`, `escalate_to`, policies, tools, a
- * fork's join, a sub-flow's exits, renames) and
+ * fork's join, a sub-flow's exits, renames, evidence's tools, `when`'s successors and the tools its conditions read) and
  * the parse it was built from (every occurrence of a node id in the flowchart, which the model folds into one node).
  * Go to definition, find references, rename, highlights, hover and the preview are queries over it: nothing here
  * searches the text for a name, it only narrows a span the compiler gave to the name inside it (the id in a
@@ -35,6 +35,12 @@ export type SiteKind =
   | 'exit'
   /** The node an old id is renamed to (a value of `renames`). */
   | 'rename'
+  /** A successor whose edge is decided by data (a key of `when`). */
+  | 'when'
+  /** A tool whose answer a `when` condition reads. */
+  | 'condition'
+  /** A tool in a node's `evidence`. */
+  | 'evidence'
   /** A tool in the frontmatter's `tools` (its declaration). */
   | 'tool_declaration'
   /** A tool in a node's `tools`. */
@@ -46,7 +52,7 @@ export interface NameSite {
   readonly kind: SiteKind;
   /** Exactly the characters to replace to rename it (the scalar inside its quotes, the id in its heading). */
   readonly span: SourceSpan;
-  /** The node whose prompt names it (`node_tools`, `escalate_to`); the policy that names it (`policy`). */
+  /** The node whose prompt names it (`node_tools`, `escalate_to`, `when`, `condition`); the policy that names it (`policy`). */
   readonly owner?: string;
 }
 
@@ -123,6 +129,16 @@ export function indexSop(document: DocumentBuild, lines: SourceLines): SopIndex 
     if (p.fork !== null) add({ name: p.fork.join, of: 'node', kind: 'fork', span: yamlName(p.fork.join, p.fork.span), owner: p.nodeId });
     for (const exit of p.subflow?.exits ?? []) {
       add({ name: exit.target, of: 'node', kind: 'exit', span: yamlName(exit.target, exit.targetSpan), owner: p.nodeId });
+    }
+    for (const tool of p.evidence?.tools ?? [])
+      add({ name: tool.name, of: 'tool', kind: 'evidence', span: yamlName(tool.name, tool.span), owner: p.nodeId });
+    for (const entry of p.when) {
+      add({ name: entry.target, of: 'node', kind: 'when', span: yamlName(entry.target, entry.span), owner: p.nodeId });
+      // The tool inside the condition's text, where the compiler could place its characters (a value written on one
+      // line, without escapes); elsewhere a rename leaves it, and the renamed SOP's SOP068 refuses the rename.
+      const tool = entry.condition?.tool;
+      if (tool !== undefined && lines.textOf(tool.span) === tool.name)
+        add({ name: tool.name, of: 'tool', kind: 'condition', span: tool.span, owner: p.nodeId });
     }
   }
   if (model !== null) frontmatterSites(model, parsed?.frontmatter?.entry_node !== undefined, yamlName, add);

@@ -319,8 +319,17 @@ export const NODE_KEYS: ReadonlyMap<string, KeyDoc> = new Map<string, KeyDoc>([
     'evidence',
     {
       summary:
-        'What must succeed here before a run goes on from this node, in gateway mode: `true` (any of its tools), a list of its tools, or `{tools, about: order_id}` (the evidence is about that entity).',
+        'What must succeed here before a run goes on from this node, in gateway mode: `true` (any of its tools), a list of its tools, or `{tools, about: order_id, fresh: true, shows: [status == pending]}` (about that entity; only a call of this visit; what the answer must show).',
       snippet: 'evidence: ${1:true}',
+      docs: 'domain-servers-and-evidence',
+    },
+  ],
+  [
+    'when',
+    {
+      summary:
+        "Edges decided by data, in gateway mode: a successor → a condition over a tool's answer read earlier in the run (`TOOL.FIELD OP VALUE`, exact). An edge without one stays the agent's judgement.",
+      snippet: 'when:\n  ${1:SUCCESSOR}: ${2:get_order_details.status == pending}',
       docs: 'domain-servers-and-evidence',
     },
   ],

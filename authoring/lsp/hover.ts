@@ -1,7 +1,7 @@
 /**
  * Hover: on a node id (wherever it is written), what the node is and does: type, label, role in the graph, prompt
- * excerpt, tools, incoming and outgoing edges with their conditions, visit limit, the policies that guard it; on a
- * tool name, the nodes that offer it; on a frontmatter key or a node's yaml key, what the key means, with a link to
+ * excerpt, tools, incoming and outgoing edges with their conditions, visit limit, the policies that guard it (on a
+ * `when` key, the condition first); on a tool name, the nodes that offer it and the conditions that read it; on a frontmatter key or a node's yaml key, what the key means, with a link to
  * the format's documentation.
  */
 import { type Hover, MarkupKind } from 'vscode-languageserver';
@@ -20,7 +20,8 @@ export function hoverAt(document: SopDocument, position: SourcePosition, docsUrl
   const site = document.index().siteAt(position);
   if (site !== undefined) {
     const text = site.of === 'node' ? nodeHover(document, site.name) : toolHover(document, site.name);
-    return { contents: { kind: MarkupKind.Markdown, value: text }, range: toRange(site.span) };
+    const when = site.kind === 'when' ? whenHover(document, site.owner!, site.name) : undefined;
+    return { contents: { kind: MarkupKind.Markdown, value: when === undefined ? text : `${when}\n\n${text}` }, range: toRange(site.span) };
   }
   const yaml = document.build.parsed?.frontmatterYaml;
   const key = yaml ? yamlKeyAt(yaml, position) : undefined;
@@ -57,7 +58,8 @@ export function nodeMarkdown(d: NodeDetails): string {
   if (d.tools.length > 0) out.push(`**Tools:** ${d.tools.map((t) => `\`${t}\``).join(', ')}`);
   if (d.examples > 0) out.push(`**Examples:** ${d.examples}`);
   const edge = (arrow: string, e: NodeDetails['outgoing'][number]) =>
-    `- ${arrow} \`${e.node}\`${e.condition !== null ? ` if ${quote(e.condition)}` : ''}${e.style !== 'solid' ? ` (${e.style})` : ''}`;
+    `- ${arrow} \`${e.node}\`${e.condition !== null ? ` if ${quote(e.condition)}` : ''}${e.style !== 'solid' ? ` (${e.style})` : ''}` +
+    `${e.when === undefined ? '' : ` · when \`${e.when}\``}`;
   out.push(d.outgoing.length > 0 ? `**Goes to:**\n${d.outgoing.map((e) => edge('→', e)).join('\n')}` : '**Goes to:** nothing (terminal)');
   if (d.incoming.length > 0) out.push(`**Comes from:**\n${d.incoming.map((e) => edge('←', e)).join('\n')}`);
   if (d.visitLimit !== null) out.push(`**Visit limit:** ${d.visitLimit.max}, then \`${d.visitLimit.escalation}\``);
@@ -69,6 +71,16 @@ export function nodeMarkdown(d: NodeDetails): string {
   return out.join('\n\n');
 }
 
+/** The condition a `when` key gives its edge. */
+function whenHover(document: SopDocument, node: string, target: string): string | undefined {
+  const prompts = document.build.compiled.model?.prompts ?? document.build.parsed?.prompts.prompts ?? [];
+  const entry = prompts.find((p) => p.nodeId === node)?.when.find((w) => w.target === target);
+  if (entry === undefined) return undefined;
+  return entry.condition === null
+    ? `**when** \`${node}\` → \`${target}\`: the condition does not parse (see the diagnostic).`
+    : `**when** \`${node}\` → \`${target}\`: only if \`${entry.condition.text}\` (the last answer of \`${entry.condition.tool.name}\`, exactly; gateway mode)`;
+}
+
 function toolHover(document: SopDocument, tool: string): string {
   const sites = document.index().tools.get(tool) ?? [];
   const declared = sites.some((s) => s.kind === 'tool_declaration');
@@ -77,6 +89,8 @@ function toolHover(document: SopDocument, tool: string): string {
   lines.push(offering.length > 0 ? `Offered at ${offering.map((n) => `\`${n}\``).join(', ')}.` : 'No node offers it.');
   const policies = [...new Set(sites.filter((s) => s.kind === 'policy').map((s) => s.owner))];
   if (policies.length > 0) lines.push(`Named by ${policies.map((p) => `policy \`${p}\``).join(', ')}.`);
+  const deciding = [...new Set(sites.filter((s) => s.kind === 'condition').map((s) => s.owner))];
+  if (deciding.length > 0) lines.push(`Its answer decides edges of ${deciding.map((n) => `\`${n}\``).join(', ')} (\`when\`).`);
   return lines.join('\n\n');
 }
 

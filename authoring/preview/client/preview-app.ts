@@ -161,7 +161,9 @@ function detailsOf(d: NodeDetails): Node[] {
       {},
       list.map((e) =>
         element('li', {
-          text: `${arrow} ${e.node}${e.condition !== null ? ` if “${e.condition}”` : ''}${e.style !== 'solid' ? ` (${e.style})` : ''}`,
+          text:
+            `${arrow} ${e.node}${e.condition !== null ? ` if “${e.condition}”` : ''}${e.style !== 'solid' ? ` (${e.style})` : ''}` +
+            `${e.when === undefined ? '' : ` · when ${e.when}`}`,
         }),
       ),
     );

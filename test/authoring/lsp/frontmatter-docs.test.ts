@@ -41,6 +41,7 @@ describe('frontmatter key docs', () => {
       'prompt',
       'subflow',
       'tools',
+      'when',
     ]);
   });
 });

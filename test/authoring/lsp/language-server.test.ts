@@ -238,6 +238,36 @@ describe('navigation', () => {
     });
     expect(withoutDeclaration).toHaveLength(4);
   });
+
+  it('finds a node named as a `when` key, and a tool read by a condition, and hovers the key with its condition', async () => {
+    const lineOf = (needle: string) => text.split('\n').findIndex((line) => line.includes(needle));
+    const refs = await request<Location[]>('textDocument/references', path(), {
+      position: at(text, 'DENY_CANCEL([Cannot', 0, 2),
+      context: { includeDeclaration: true },
+    });
+    expect(refs.every((r) => textOf(text, r.range) === 'DENY_CANCEL')).toBe(true);
+    expect(refs.map((r) => r.range.start.line)).toContain(lineOf('  DENY_CANCEL: get_order_details.status != pending'));
+    const tool = await request<Location[]>('textDocument/references', path(), {
+      position: at(text, '  - get_order_details', 0, 5),
+      context: { includeDeclaration: false },
+    });
+    expect(tool.every((r) => textOf(text, r.range) === 'get_order_details')).toBe(true);
+    const conditions = tool.filter((r) => /: get_order_details\.status [!=]= /.test(text.split('\n')[r.range.start.line]!));
+    expect(conditions).toHaveLength(9);
+    expect(conditions[0]!.range.start).toEqual(at(text, '  COLLECT_CANCEL: get_order_details', 0, 18));
+    const hover = await request<Hover>('textDocument/hover', path(), { position: at(text, '  MOD_TYPE: get_order_details', 0, 3) });
+    const value = (hover.contents as { value: string }).value;
+    expect(value).toMatch(/^\*\*when\*\* `IS_PENDING_M` → `MOD_TYPE`: only if `get_order_details\.status == pending`/);
+    expect(value).toContain('**MOD_TYPE** · `rhombus`');
+    const decision = await request<Hover>('textDocument/hover', path(), { position: at(text, '### IS_PENDING_C', 0, 5) });
+    expect((decision.contents as { value: string }).value).toContain(
+      '- → `COLLECT_CANCEL` if “yes” · when `get_order_details.status == pending`',
+    );
+    const toolHover = await request<Hover>('textDocument/hover', path(), { position: at(text, '  - get_order_details', 0, 6) });
+    expect((toolHover.contents as { value: string }).value).toContain(
+      'Its answer decides edges of `IS_PENDING_C`, `IS_PENDING_M`, `IS_DELIVERED_R`, `IS_DELIVERED_E` (`when`).',
+    );
+  });
 });
 
 describe('rename', () => {
@@ -301,6 +331,36 @@ describe('rename', () => {
     expect(tool).not.toContain('cancel_pending_order`'.slice(0, 0) + '- cancel_pending_order');
     expect(tool).toContain('tools: [calculate, cancel_order]');
     expect(compileDocument('sops/retail.md', tool).compiled.diagnostics).toEqual([]);
+  });
+
+  it('renames a node named as a `when` key, and a tool inside the conditions that read it', async () => {
+    const text = repo(RETAIL);
+    const deny = await rename(file(RETAIL), at(text, 'DENY_CANCEL([Cannot', 0, 2), 'REFUSE_CANCEL');
+    expect(deny).toContain('  REFUSE_CANCEL: get_order_details.status != pending');
+    expect(deny).not.toContain('DENY_CANCEL');
+    expect(compileDocument('sops/retail.md', deny).compiled.diagnostics).toEqual([]);
+    const tool = await rename(file(RETAIL), at(text, '  - get_order_details', 0, 5), 'read_order');
+    expect(tool).toContain('  COLLECT_CANCEL: read_order.status == pending');
+    expect(tool).toContain('  DENY_EXCH: read_order.status != delivered');
+    expect(tool).toContain('evidence: { tools: [read_order], about: order_id }');
+    // Prose is not a reference: what stays is in the prompts' text.
+    expect(tool).not.toMatch(/^ {2}- get_order_details$|tools: \[.*get_order_details|: get_order_details\./m);
+    const compiled = compileDocument('sops/retail.md', tool).compiled;
+    expect(compiled.diagnostics).toEqual([]);
+    expect(compiled.model!.prompts.flatMap((p) => p.when.map((w) => w.condition?.tool.name))).toEqual(Array(9).fill('read_order'));
+  });
+
+  it('refuses to rename a tool a condition names where its characters cannot be placed (an escape), saying why', async () => {
+    const path = file('escaped.md');
+    const escaped = BASE_SOP.replace('agent: demo', 'agent: escaped').replace(
+      '```yaml\ntools: [lookup]\n```',
+      '```yaml\ntools: [lookup]\nwhen:\n  DONE: "look\\u0075p.status == done"\n```',
+    );
+    expect(compileDocument('sops/escaped.md', escaped).compiled.diagnostics).toEqual([]);
+    await client.open(path, escaped);
+    await expect(request('textDocument/rename', path, { position: at(escaped, 'tools: [lookup]', 0, 9), newName: 'find' })).rejects.toThrow(
+      /would break the SOP: SOP068 The condition `lookup\.status == done` reads `lookup`, which is not a tool of this SOP/,
+    );
   });
 
   it('refuses a taken or invalid id, and a place where nothing can be renamed, saying why', async () => {
