@@ -182,6 +182,30 @@ export const RECIPES: readonly Recipe[] = [
     build: (base, size) => inFlowchart(base, fill('    A["x\n', size, base.length)),
   },
   {
+    name: 'a condition the size of the input',
+    found: 'never failed: kept because conditions are read character by character (`when:`, the decisions decided by data)',
+    build: (base, size) => {
+      const line = '  COLLECT_CANCEL: get_order_details.status == pending';
+      return base.replace(line, `${line} ${fill('(item modified) ', size, base.length)}`);
+    },
+  },
+  {
+    name: 'garbage in `when`',
+    found: 'never failed: kept because each entry of `when` is a condition to parse, a key to look up and a tool to prove read',
+    build: (base, size) => {
+      const line = '  COLLECT_CANCEL: get_order_details.status == pending';
+      const garbage = [
+        '  X%: "get_order_details.[[==]]"',
+        '  Y%: get_order_details.a.b in [[\', "]',
+        '  Z%: ===',
+        '  W%: gte_order_details.a < x',
+      ];
+      let n = 0;
+      const lines = fill(`${garbage.join('\n')}\n`, size, base.length).replace(/%/g, () => String(n++));
+      return base.replace(line, `${line}\n${lines.trimEnd()}`);
+    },
+  },
+  {
     name: 'a terminal node named constructor',
     found: 'crashed the build (internal error): the token report read `prompts.constructor`, the Object constructor (issue 21)',
     build: (base) => base.replace(/\bDENY_CANCEL\b/g, 'constructor'),
