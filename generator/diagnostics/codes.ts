@@ -347,7 +347,7 @@ export const DIAGNOSTIC_CODES = {
   SOP067: {
     severity: 'error',
     title:
-      '`sop build --check-tools`: a SOP names a tool that none of its domain servers offers, or an `about` argument the tool does not take.',
+      "`sop build --check-tools`: a SOP names a tool that none of its domain servers offers, an `about` argument the tool does not take, or a condition's field or value the tool's output schema does not have.",
     remediation: 'Correct the name (the message names the closest tool the servers offer), or add the server that offers it.',
     docs: 'domain-servers-and-evidence',
   },
