@@ -52,21 +52,8 @@ export function stackOf(sop: Pick<CompiledSop, 'meta' | 'calls'>, node: string):
   return frames;
 }
 
-/**
- * Whether `path` passed one of `passes` (a policy's): a node on it, or a call that ended at one of them. A call that
- * ended left only its sub-flow node on the path; it ended at a `passes` node when every terminal of the call that
- * leads on to the node after it is one (`passes: AUTHENTICATE.AUTHENTICATED`, and `ROUTE` after `AUTHENTICATE`).
- */
-export function passesOnPath(table: TransitionTable, passes: readonly string[], path: readonly string[]): boolean {
-  if (path.some((node) => passes.includes(node))) return true;
-  const returns = Object.entries(table.returns ?? {});
-  if (returns.length === 0) return false;
-  return path.some((node, i) => {
-    if (i === 0) return false;
-    const ended = returns.filter(([terminal, call]) => call === path[i - 1] && (entryOf(table.successors, terminal) ?? []).includes(node));
-    return ended.length > 0 && ended.every(([terminal]) => passes.includes(terminal));
-  });
-}
+// Browser-safe readers (the step function, the runs page) import it from `frames.ts`; kept here for its callers.
+export { passesOnPath } from './frames.js';
 
 /** The sub-flow calls of a SOP, in flowchart order. */
 export function subflowsOf(sop: Pick<CompiledSop, 'nodeIds' | 'subflows'>): [string, SubflowCall][] {

@@ -3,6 +3,7 @@
  * (`AUTHENTICATE.VERIFY`). Pure (the transition rule its only import): the server, the replay and the pages' browser
  * scripts share it.
  */
+import { entryOf } from './name-table.js';
 import {
   decideMove,
   type ForkProgress,
@@ -57,4 +58,20 @@ export function decideMoveIntoCalls<N extends string>(
   if (entry === undefined) return verdict;
   const entered = decideMove(table, verdict.path, qualify(target, entry), verdict.visits, verdict.forks);
   return entered.ok && verdict.returned !== undefined ? { ...entered, returned: verdict.returned } : entered;
+}
+
+/**
+ * Whether `path` passed one of `passes` (a policy's): a node on it, or a call that ended at one of them. A call that
+ * ended left only its sub-flow node on the path; it ended at a `passes` node when every terminal of the call that
+ * leads on to the node after it is one (`passes: AUTHENTICATE.AUTHENTICATED`, and `ROUTE` after `AUTHENTICATE`).
+ */
+export function passesOnPath(table: TransitionTable, passes: readonly string[], path: readonly string[]): boolean {
+  if (path.some((node) => passes.includes(node))) return true;
+  const returns = Object.entries(table.returns ?? {});
+  if (returns.length === 0) return false;
+  return path.some((node, i) => {
+    if (i === 0) return false;
+    const ended = returns.filter(([terminal, call]) => call === path[i - 1] && (entryOf(table.successors, terminal) ?? []).includes(node));
+    return ended.length > 0 && ended.every(([terminal]) => passes.includes(terminal));
+  });
 }

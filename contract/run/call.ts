@@ -20,7 +20,7 @@
  * Pure and browser-safe: the caller computes the digest and makes the question's id.
  */
 import { legalTargets } from '../transitions.js';
-import { passesOnPath } from '../composition.js';
+import { passesOnPath } from '../frames.js';
 import { entitiesNamed, unprovenEntity } from './evidence.js';
 import type { ConfirmationGuard, RunRules } from './rules.js';
 import type { RunState } from './state.js';

@@ -56,7 +56,7 @@ export function requirementMet(
 
 /** The current node's requirement that a move to `target` would leave unmet, or undefined when none is. */
 export function unmetEvidence(
-  rules: RunRules,
+  rules: Pick<RunRules, 'sop' | 'requirements'>,
   path: readonly string[],
   target: string,
   records: readonly EvidenceRecord[],

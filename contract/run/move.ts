@@ -26,10 +26,10 @@ import {
   type Outcome,
 } from '../transitions.js';
 import { goesOn, requirementMet } from './evidence.js';
-import type { RunRules } from './rules.js';
+import type { MoveRules } from './rules.js';
 import type { ConfirmationPass, Narrowing, RunState } from './state.js';
 import type { CompiledPolicy, DataCondition } from '../compiled-sop.js';
-import { passesOnPath } from '../composition.js';
+import { passesOnPath } from '../frames.js';
 
 /** Why a move is refused: the transition rule's reasons, then what the domain calls proved (gateway mode). */
 export type MoveRule = MoveRefusal['reason'] | 'evidence' | 'data';
@@ -66,12 +66,12 @@ export type MoveDecision =
   | { readonly kind: 'unknown-node'; readonly typed: string; readonly error: string };
 
 /** The node a `node_id` names for this run: itself, else (inside a sub-flow) that id in the frame the run is in, outward. */
-export function resolveTarget(rules: RunRules, path: readonly string[], typed: string): string {
+export function resolveTarget(rules: MoveRules, path: readonly string[], typed: string): string {
   return resolveInFrame(typed, path.at(-1), (id) => rules.nodes.has(id));
 }
 
 export function decideMove(
-  rules: RunRules,
+  rules: MoveRules,
   state: RunState,
   typed: string,
   outcome: Outcome | undefined,
@@ -102,7 +102,7 @@ export function decideMove(
  * The state after a move the rule refuses only for a visit limit, taken anyway: an inferred walk that went round once
  * more than the SOP allows (a replay scores it; a server never moves so).
  */
-export function forceMove(rules: RunRules, state: RunState, target: string): RunState {
+export function forceMove(rules: MoveRules, state: RunState, target: string): RunState {
   const table = rules.sop.transitions;
   const path = enterPath(state.path, target, table.entry);
   return { ...state, path, visits: countVisit(state.visits, target, limitedNodes(table)) };
@@ -110,7 +110,7 @@ export function forceMove(rules: RunRules, state: RunState, target: string): Run
 
 /** The state after an accepted move: path, visits and forks, and (gateway mode) the passes and narrowings on the path. */
 export function applyMove(
-  rules: RunRules,
+  rules: MoveRules,
   state: RunState,
   verdict: MoveAccepted,
   narrowed: readonly Narrowing[],
@@ -139,7 +139,7 @@ export function applyMove(
 }
 
 /** Every target a move would be accepted to now (gateway mode): the rule's legal targets that evidence and data allow. */
-export function allowedTargets(rules: RunRules, state: RunState): string[] {
+export function allowedTargets(rules: MoveRules, state: RunState): string[] {
   const legal = legalTargets(rules.sop.transitions, state.path, state.visits, state.forks);
   return legal.filter((target) => !('rule' in domainRefusal(rules, state, target)));
 }
@@ -154,7 +154,7 @@ const NO_NARROWING: readonly Narrowing[] = Object.freeze([]);
  * What the domain calls say of a move the rule allows: held back for evidence or data, or going on with what the node
  * left decided the changes may be about (the entities its evidence read, those a data branch holds for).
  */
-function domainRefusal(rules: RunRules, state: RunState, target: string): DomainHold {
+function domainRefusal(rules: MoveRules, state: RunState, target: string): DomainHold {
   const records = state.evidence ?? [];
   const current = state.path.at(-1);
   if (current === undefined || !goesOn(rules.sop.transitions, state.path, target)) return { narrowed: NO_NARROWING };
@@ -201,7 +201,7 @@ function domainRefusal(rules: RunRules, state: RunState, target: string): Domain
 }
 
 function dataRefusal(
-  rules: RunRules,
+  rules: MoveRules,
   node: string,
   target: string,
   condition: DataCondition,
@@ -230,7 +230,7 @@ function dataRefusal(
 }
 
 function ruleRefusal(
-  rules: RunRules,
+  rules: MoveRules,
   state: RunState,
   target: string,
   verdict: MoveRefusal,
@@ -266,7 +266,7 @@ function ruleRefusal(
   };
 }
 
-function unknownNode(rules: RunRules, typed: string): Extract<MoveDecision, { kind: 'unknown-node' }> {
+function unknownNode(rules: MoveRules, typed: string): Extract<MoveDecision, { kind: 'unknown-node' }> {
   const lower = typed.toLowerCase();
   const near = rules.sop.nodeIds.find((id) => id.toLowerCase() === lower);
   const hint = near === undefined ? '' : ` Did you mean ${near}?`;
@@ -274,7 +274,7 @@ function unknownNode(rules: RunRules, typed: string): Extract<MoveDecision, { ki
 }
 
 /** The policies guarding `node` whose `passes` nodes the path (the node included) does not have. */
-function brokenPolicies(rules: RunRules, path: readonly string[], node: string): readonly CompiledPolicy[] {
+function brokenPolicies(rules: MoveRules, path: readonly string[], node: string): readonly CompiledPolicy[] {
   const guarding = rules.policiesOfNode.get(node);
   if (guarding === undefined) return NONE;
   return guarding.filter((policy) => !passesOnPath(rules.sop.transitions, policy.passes, path));

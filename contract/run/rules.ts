@@ -9,6 +9,7 @@
  */
 import type { CompiledPolicy, CompiledSop, DataCondition, EvidenceRequirement, FieldCondition } from '../compiled-sop.js';
 import { entryOf } from '../name-table.js';
+import type { TransitionTable } from '../transitions.js';
 
 /** A confirmation policy as it applies to one tool. */
 export interface ConfirmationGuard {
@@ -54,6 +55,32 @@ export interface RunRules {
   readonly nodes: ReadonlySet<string>;
   /** The entry node of the SOP a sub-flow node calls (its own id in the called SOP), else undefined. */
   callEntry(node: string): string | undefined;
+}
+
+/**
+ * What a move needs of the rules (`move.ts`): the transition table and the node ids, and what the domain calls add
+ * (evidence, data, confirmation steps), empty for a reader that has only the table.
+ */
+export type MoveRules = Pick<
+  RunRules,
+  'nodes' | 'callEntry' | 'policiesOfNode' | 'requirements' | 'conditions' | 'confirmationSteps' | 'offeredAt'
+> & { readonly sop: Pick<CompiledSop, 'transitions' | 'nodeIds'> };
+
+/**
+ * The move rules of a transition table alone (the runs page has the table, not the whole SOP): moves decided by the
+ * transition rule, sub-flows entered through `callEntry`, and nothing the domain calls would add.
+ */
+export function transitionRules(transitions: TransitionTable, nodeIds: readonly string[], callEntry: (node: string) => string | undefined): MoveRules {
+  return {
+    sop: { transitions, nodeIds },
+    nodes: new Set(nodeIds),
+    callEntry,
+    policiesOfNode: new Map(),
+    requirements: new Map(),
+    conditions: new Map(),
+    confirmationSteps: new Set(),
+    offeredAt: new Map(),
+  };
 }
 
 export function runRules(sop: CompiledSop): RunRules {

@@ -28,7 +28,7 @@
  * gateway would have held them for is the alignment's to say (its deviations).
  */
 import type { CompiledPolicy, CompiledSop } from '../../../contract/compiled-sop.js';
-import { passesOnPath } from '../../../contract/composition.js';
+import { passesOnPath } from '../../../contract/frames.js';
 import { entryOf } from '../../../contract/name-table.js';
 import { legalTargets } from '../../../contract/transitions.js';
 import { type CallRule, type ConfirmationInput, callRefusals, decideCall } from '../../../contract/run/call.js';
