@@ -36,8 +36,25 @@ export function readAnswer(result: RecordedResult): ReadAnswer {
   return isEmpty(value, 0) ? { kind: 'empty' } : { kind: 'found', value };
 }
 
-/** Keys an answer that only reports an error may have besides `error`. */
-const ERROR_KEYS: ReadonlySet<string> = new Set(['error', 'message', 'code', 'details', 'detail']);
+/**
+ * Keys an answer that only reports an error may have besides `error`: what explains it, and the gateway's own
+ * refusals and failures (`refused_by`, `server`, `reached`, …), which a log without an error flag keeps as text.
+ */
+const ERROR_KEYS: ReadonlySet<string> = new Set([
+  'error',
+  'message',
+  'code',
+  'status',
+  'details',
+  'detail',
+  'refused_by',
+  'current_node',
+  'offered_at',
+  'valid_next',
+  'policy',
+  'server',
+  'reached',
+]);
 
 /** An object that says only that the call failed: an `error` that is not empty, and nothing but what explains it. */
 function isErrorObject(value: unknown): boolean {

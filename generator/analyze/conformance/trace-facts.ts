@@ -9,6 +9,7 @@
  * read evidence would say of it (an entity the run never read; a change repeated after one of unknown outcome).
  */
 import { type CallOutcome, recordAnswer } from '../../../contract/run/answer.js';
+import { readAnswer } from '../../../contract/run/call-results.js';
 import { branchData } from '../../../contract/run/conditions.js';
 import { entitiesNamed, requirementMet, unprovenEntity } from '../../../contract/run/evidence.js';
 import { EMPTY_RUN_STATE, type EvidenceRecord, type RunState } from '../../../contract/run/state.js';
@@ -104,11 +105,11 @@ export function outcomeOf(event: ToolCallEvent): CallOutcome {
     if (event.failed !== true) return { kind: 'unseen' };
     return { kind: 'answered', result: { isError: true } };
   }
-  if ((event.result.isError === true || event.failed === true) && UNKNOWN_OUTCOME.test(event.result.text ?? '')) return { kind: 'unknown' };
-  return {
-    kind: 'answered',
-    result: event.failed === true && event.result.isError !== true ? { ...event.result, isError: true } : event.result,
-  };
+  const result = event.failed === true && event.result.isError !== true ? { ...event.result, isError: true as const } : event.result;
+  // An error that says the call may have reached the server (logs without an error flag keep it as `{"error": …}`).
+  const text = event.result.text ?? JSON.stringify(event.result.structured) ?? '';
+  if (readAnswer(result).kind === 'error' && UNKNOWN_OUTCOME.test(text)) return { kind: 'unknown' };
+  return { kind: 'answered', result };
 }
 
 function callFacts(model: AlignModel, state: RunState, event: ToolCallEvent): CallFacts | undefined {

@@ -106,16 +106,17 @@ function replayTranscript(
 }
 
 /**
- * An inferred walk's findings besides the step checks: required steps skipped (with their policy's severity),
- * and one warning for the calls of tools the SOP does not know, which it does not judge.
+ * An inferred walk's findings besides the step checks: what the gateway would have held its moves for (required
+ * steps skipped, with their policy's severity; branches the data contradicts), and one warning for the calls of tools
+ * the SOP does not know, which it does not judge.
  */
 function withAlignmentFindings(check: ConversationCheck, aligned: ReturnType<typeof conformance>): ConversationCheck {
   const findings: Finding[] = [...check.findings];
   for (const deviation of aligned.conformance.deviations) {
-    if (deviation.kind !== 'skipped_required') continue;
+    if (deviation.kind !== 'skipped_required' && deviation.kind !== 'against_data') continue;
     const finding: Finding = {
       severity: deviation.severity,
-      rule: 'skipped_required',
+      rule: deviation.kind,
       step: deviation.step,
       node: deviation.node,
       message: deviation.message,
