@@ -101,6 +101,7 @@ const ANYWHERE: readonly string[] = Object.freeze(['']);
 
 /** How a call came out, as its event shows it. */
 export function outcomeOf(event: ToolCallEvent): CallOutcome {
+  if (event.unknown === true) return { kind: 'unknown' };
   if (event.result === undefined) {
     if (event.failed !== true) return { kind: 'unseen' };
     return { kind: 'answered', result: { isError: true } };

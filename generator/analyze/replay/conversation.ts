@@ -39,6 +39,8 @@ export interface ToolCallEvent {
    * `isError` when it failed. Absent when the input holds no answer for the call.
    */
   readonly result?: RecordedResult;
+  /** The call may have reached its server and no answer came (a gateway's audit: a timeout, a crash mid-call). */
+  readonly unknown?: true;
   /** A gateway's audit log: the user's yes for this call (asked through the client), or the confirmation step used. */
   readonly confirmed?: 'yes' | 'step';
   /**

@@ -47,6 +47,8 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
       ...(e.tool === 'goto_node' ? { recorded: { valid: e.outcome === 'ok' } } : {}),
       ...(failed ? { failed: true as const } : {}),
       ...(result === undefined ? {} : { result }),
+      // Sent, and no answer recorded (the gateway stopped), or answered that it may have reached the server.
+      ...(detail !== undefined && (detail.phase === 'forwarding' || e.outcome === 'unknown') ? { unknown: true as const } : {}),
       ...(detail?.confirmation === 'yes' || detail?.confirmation === 'step' ? { confirmed: detail.confirmation } : {}),
       place: { seq: e.seq },
     });
