@@ -1,7 +1,8 @@
 /**
  * Completion where a SOP names something: node ids in the flowchart, in `### ` prompt headings (the nodes without a
  * prompt first), in `hubs`, `entry_node`, `escalation_node`, `escalate_to` and the policies; tool names in a node's
- * `tools` (the frontmatter's) and in the frontmatter's `tools` (those nodes name but it lacks); frontmatter keys, and
+ * `tools` (the frontmatter's) and in the frontmatter's `tools` (those nodes name but it lacks); a node's successors as
+ * the keys of its `when` (those it does not decide yet) and the frontmatter's tools after them; frontmatter keys, and
  * the keys of policies, token budgets and node yaml blocks, each with its documentation. While the flowchart does not
  * parse (it is being typed), the nodes of the last version that parsed are offered.
  */
@@ -109,9 +110,24 @@ export function completionsAt(
           const prompted = new Set(ctx.siblings);
           return nodes().filter((n) => !prompted.has(n.label));
         }
+        if (ctx.parents.length === depth + 1 && ctx.parents.at(-1) === 'when') {
+          const node = region.map ? ctx.parents[1] : region.node;
+          const decided = new Set(ctx.siblings);
+          const next = new Set(
+            node == null
+              ? []
+              : (document
+                  .queries()
+                  ?.details(node)
+                  ?.outgoing.map((e) => e.node) ?? []),
+          );
+          return nodes().filter((n) => next.has(n.label) && !decided.has(n.label));
+        }
         return ctx.parents.length === depth ? keys(NODE_KEYS, ctx.siblings, region.map ? [] : ['prompt']) : [];
       }
       const last = ctx.parents.at(-1);
+      // A condition starts with the tool whose answer it reads.
+      if (ctx.parents.length === depth + 2 && ctx.parents.at(-2) === 'when' && /:\s*[\w.-]*$/.test(before)) return declaredTools();
       if (ctx.parents.length !== depth + 1) return [];
       if (last === 'tools') return declaredTools();
       if (last === 'escalate_to' || last === 'fork') return nodes();

@@ -435,6 +435,22 @@ describe('completion, quick fixes, outline', () => {
     client.close(path);
   });
 
+  it("completes a node's successors as the keys of its `when`, and a tool at the start of a condition", async () => {
+    const path = file('decide.md');
+    const text = BASE_SOP.replace('agent: demo', 'agent: decide')
+      .replace('    ASK --> DONE([Done])', '    ASK --> DONE([Done])\n    ASK --> STOP([Stop])')
+      .replace('```yaml\ntools: [lookup]\n```', '```yaml\ntools: [lookup]\nwhen:\n  DONE: lookup.ok == true\n  \n```');
+    await client.open(path, text);
+    await client.diagnostics(path, 1);
+    const blank = at(text, '  \n```', 0, 2);
+    expect((await client.completion(path, blank)).map((i) => i.label)).toEqual(['STOP']);
+    const edited = client.edit(path, { start: blank, end: blank }, 'STOP: l');
+    expect(edited).toBeGreaterThan(1);
+    const tools = await client.completion(path, { line: blank.line, character: blank.character + 'STOP: l'.length });
+    expect(tools.map((i) => i.label)).toEqual(['lookup']);
+    client.close(path);
+  });
+
   it('completes node ids in policies and escalate_to, and policy keys', async () => {
     const retail = repo(RETAIL);
     const helpdesk = repo(HELPDESK);
