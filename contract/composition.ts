@@ -10,7 +10,7 @@
  *   - the sub-flow node's one successor is the called SOP's entry node (the runtime enters it at once);
  *   - the called SOP's entry node and hubs are hubs: legal while the run is inside that call, as they are in the SOP;
  *   - a terminal of the called SOP maps to one edge of the sub-flow node (`exitsOf`), its successor in the expansion;
- *   - the called SOP's visit limits, forks, evidence and policies come along, qualified; the caller's policies are
+ *   - the called SOP's visit limits, forks, evidence, edges decided by data and policies come along, qualified; the caller's policies are
  *     resolved again over the whole expansion (`scope`: its tools and terminals, and `CALL.*` patterns, reach into it);
  *   - the version (`sourceHash`) is the caller's source hash and each call's version together (`hashComposite`).
  * A SOP without sub-flows is its own expansion (the same object). A call of an agent that is missing, a recursive
@@ -18,7 +18,7 @@
  *
  * Node-only (the version hash uses node:crypto): the compiler and the runtime import it by path.
  */
-import type { CalledSop, CompiledPolicy, CompiledSop, SelectorSpec, SopEdge, SopNode, SubflowCall } from './compiled-sop.js';
+import type { CalledSop, CompiledPolicy, CompiledSop, DataCondition, SelectorSpec, SopEdge, SopNode, SubflowCall } from './compiled-sop.js';
 import { QUALIFIER, qualify } from './frames.js';
 import { exitFor } from './machine-calls.js';
 import { entryOf, nameTable } from './name-table.js';
@@ -143,6 +143,7 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
   const prompts: [string, NonNullable<CompiledSop['prompts'][string]>][] = [];
   const toolsByNode: [string, readonly string[]][] = [];
   const evidence: [string, NonNullable<NonNullable<CompiledSop['evidence']>[string]>][] = [];
+  const conditions: [string, { readonly [target: string]: DataCondition }][] = [];
   const limits: [string, VisitLimit][] = [];
   const returns: [string, string][] = [];
   const forks: [string, ForkRule][] = [];
@@ -162,6 +163,8 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
     toolsByNode.push([id, entryOf(sop.toolsByNode, id) ?? []]);
     const required = entryOf(sop.evidence, id);
     if (required !== undefined) evidence.push([id, required]);
+    const decided = entryOf(sop.conditions, id);
+    if (decided !== undefined) conditions.push([id, decided]);
     const limit = entryOf(sop.transitions.limits, id);
     if (limit !== undefined) limits.push([id, limit]);
     const fork = entryOf(sop.transitions.forks, id);
@@ -216,6 +219,9 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
       toolsByNode.push([qid, entryOf(sub.toolsByNode, node) ?? []]);
       const required = entryOf(sub.evidence, node);
       if (required !== undefined) evidence.push([qid, required]);
+      const decided = entryOf(sub.conditions, node);
+      if (decided !== undefined)
+        conditions.push([qid, nameTable(Object.keys(decided).map((target) => [q(target), entryOf(decided, target)!]))]);
       const limit = entryOf(sub.transitions.limits, node);
       if (limit !== undefined) limits.push([qid, { max: limit.max, escalation: q(limit.escalation) }]);
       const fork = entryOf(sub.transitions.forks, node);
@@ -255,7 +261,7 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
     sop.sourceHash,
     ...called.filter(([id]) => expanded.has(id)).map(([id, info]) => `${id} ${info.sourceHash}`),
   ]);
-  const { subflows: _expanded, policies: _own, evidence: _required, renames: _renamed, ...rest } = sop;
+  const { subflows: _expanded, policies: _own, evidence: _required, conditions: _decided, renames: _renamed, ...rest } = sop;
   return {
     ok: true,
     sop: {
@@ -273,6 +279,7 @@ function expand(sop: CompiledSop, lookup: (agent: string) => CompiledSop | undef
       toolsByNode: nameTable(toolsByNode),
       ...(allPolicies.length === 0 ? {} : { policies: allPolicies }),
       ...(evidence.length === 0 ? {} : { evidence: nameTable(evidence) }),
+      ...(conditions.length === 0 ? {} : { conditions: nameTable(conditions) }),
       ...(renames.length === 0 ? {} : { renames: nameTable(renames) }),
       calls: nameTable(called),
     },

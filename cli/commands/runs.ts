@@ -238,6 +238,7 @@ function decidedBy(entry: AuditEntry): string {
   const detail = entry.detail;
   if (detail === undefined) return '-';
   if (detail.kind === 'move') return detail.rule;
+  if (detail.kind === 'start') return 'gateway';
   const rule = detail.policy === undefined ? detail.rule : `${detail.rule} (${detail.policy})`;
   const parts = [detail.server, rule];
   if (detail.confirmation !== undefined) parts.push(`confirmation: ${detail.confirmation}`);

@@ -70,7 +70,11 @@ export type MoveRules = Pick<
  * The move rules of a transition table alone (the runs page has the table, not the whole SOP): moves decided by the
  * transition rule, sub-flows entered through `callEntry`, and nothing the domain calls would add.
  */
-export function transitionRules(transitions: TransitionTable, nodeIds: readonly string[], callEntry: (node: string) => string | undefined): MoveRules {
+export function transitionRules(
+  transitions: TransitionTable,
+  nodeIds: readonly string[],
+  callEntry: (node: string) => string | undefined,
+): MoveRules {
   return {
     sop: { transitions, nodeIds },
     nodes: new Set(nodeIds),

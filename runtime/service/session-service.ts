@@ -231,7 +231,17 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
           createdAt: now,
           updatedAt: now,
         },
-        { tool: LOAD_GRAPH_TOOL.name, input: args, outcome: 'ok', from: null, to: null, at: started, durationMs: now - started },
+        {
+          tool: LOAD_GRAPH_TOOL.name,
+          input: args,
+          outcome: 'ok',
+          from: null,
+          to: null,
+          // A gateway's run sees its domain calls: a replay of its audit judges the steps left without one.
+          ...(domain === undefined ? {} : { detail: { kind: 'start' as const, gateway: true as const } }),
+          at: started,
+          durationMs: now - started,
+        },
       );
       runs.set(runId, run);
       span.committed({ runId, agent: agent.name, step: run.version, from: null, to: null, outcome: 'ok' });

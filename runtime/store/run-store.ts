@@ -105,6 +105,12 @@ export interface MoveDetail {
   readonly sop: string;
 }
 
+/** How a run started: in gateway mode, where the run sees every domain call. */
+export interface StartDetail {
+  readonly kind: 'start';
+  readonly gateway: true;
+}
+
 /** The entry's domain call detail (gateway mode), or undefined for a toolkit call. */
 export function domainDetailOf(entry: Pick<AuditEntry, 'detail'>): DomainCallDetail | undefined {
   return entry.detail?.kind === 'domain' ? entry.detail : undefined;
@@ -124,7 +130,7 @@ export interface AuditEntry {
   /** Why the call was refused or failed. */
   readonly error?: string;
   /** Gateway mode: what decided a domain call, and what came of it; a refused move: the rule that refused it. */
-  readonly detail?: DomainCallDetail | MoveDetail;
+  readonly detail?: DomainCallDetail | MoveDetail | StartDetail;
   /** When the call started (ms since the epoch) and how long it took until its commit was issued. */
   readonly at: number;
   readonly durationMs: number;

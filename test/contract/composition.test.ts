@@ -97,6 +97,23 @@ describe('composeSop', () => {
     expect(sop.subflows).toBeUndefined();
   });
 
+  it('carries the edges decided by data of the called SOP and of the caller, qualified', () => {
+    const condition = {
+      tool: 'find_user_id_by_email',
+      field: ['verified'],
+      op: '==' as const,
+      values: [true],
+      text: 'find_user_id_by_email.verified == true',
+    };
+    const auth: CompiledSop = { ...AUTH, conditions: { CODE_OK: { AUTHENTICATED: condition } } };
+    const caller: CompiledSop = { ...RETAIL, conditions: { IS_PENDING: { DO_CANCEL: { ...condition, text: 'own' } } } };
+    const sop = expand(caller, lookupIn({ ...bundle.agents, authenticate_customer: auth } as Record<string, CompiledSop>));
+    expect(JSON.parse(JSON.stringify(sop.conditions))).toEqual({
+      'AUTHENTICATE.CODE_OK': { 'AUTHENTICATE.AUTHENTICATED': condition },
+      IS_PENDING: { DO_CANCEL: { ...condition, text: 'own' } },
+    });
+  });
+
   it("resolves the caller's policies over the expansion, dotted patterns and tools reaching into the call", () => {
     const sop = expand(RETAIL);
     const first = sop.policies?.find((p) => p.id === 'authenticated_first');

@@ -242,7 +242,8 @@ export function explain(
       const path = from.path.length === 0 ? 'before any move' : `on the path ${from.path.join(' > ')}`;
       return { node: here, expected: passes, message: `${tool} called ${path}, which passes none of ${list(passes)}` };
     });
-    cost += confirmations(model, events, index, from, tool, event.tool, enteredAt, used, seesDialogue, (kind, message, policy) => {
+    const judged = call.failed === true ? 'none' : seesDialogue ? 'dialogue' : observesCalls ? 'audit' : 'none';
+    cost += confirmations(model, events, index, from, tool, event.tool, enteredAt, used, judged, (kind, message, policy) => {
       deviations.push({
         kind,
         step,
@@ -263,7 +264,10 @@ export function explain(
   return { deviations, steps, walk, nodeAt };
 }
 
-/** The user's yes before a call its confirmation policies guard, where the path passed their step (chat only). */
+/**
+ * The user's yes before a call its confirmation policies guard, where the path passed their step: read from what was
+ * said (chat), or from the audit's record of it (a gateway's log). A call that failed was never made: nothing to judge.
+ */
 function confirmations(
   model: AlignModel,
   events: readonly ConversationEvent[],
@@ -273,7 +277,7 @@ function confirmations(
   tool: number,
   enteredAt: ReadonlyMap<string, number>,
   used: Set<number>,
-  seesDialogue: boolean,
+  judged: 'dialogue' | 'audit' | 'none',
   report: (
     kind: DeviationKind,
     message: string,
@@ -283,7 +287,19 @@ function confirmations(
   let cost = 0;
   for (const p of model.policiesOfTool[tool]!) {
     const policy = model.policies[p]!;
-    if (policy.confirmation === null || at.passed[p] !== 1 || !seesDialogue) continue;
+    if (policy.confirmation === null || at.passed[p] !== 1 || judged === 'none') continue;
+    if (judged === 'audit') {
+      // A gateway's audit log: the gateway asked the user (or used the confirmation step) before sending the call.
+      const answer = (events[index] as ToolCallEvent).confirmed;
+      const confirmed = answer === 'yes' || answer === 'step';
+      if (!confirmed)
+        cost += report(
+          'unconfirmed_call',
+          `${toolName} at ${model.nodes[at.node] ?? '?'}: the audit log records no confirmation of it`,
+          policy,
+        );
+      continue;
+    }
     if (typeof policy.confirmation === 'string') {
       cost += report(
         'unconfirmed_call',

@@ -344,6 +344,7 @@ function checkDomainCall(
     if (guard === undefined) return { kind: 'unseen' };
     if (!seesDialogue) {
       // A gateway's audit log: the gateway asked the user (or used the confirmation step) before sending it.
+      if (event.confirmed === 'no') return { kind: 'observed', yes: false, why: ` at ${current}: the user said no when the gateway asked` };
       if (event.confirmed !== undefined) return { kind: 'observed', yes: true };
       return event.failed === true
         ? { kind: 'unseen' }

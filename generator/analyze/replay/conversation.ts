@@ -41,8 +41,8 @@ export interface ToolCallEvent {
   readonly result?: RecordedResult;
   /** The call may have reached its server and no answer came (a gateway's audit: a timeout, a crash mid-call). */
   readonly unknown?: true;
-  /** A gateway's audit log: the user's yes for this call (asked through the client), or the confirmation step used. */
-  readonly confirmed?: 'yes' | 'step';
+  /** A gateway's audit log: the user's yes for this call (asked through the client), the confirmation step used, or the user's no. */
+  readonly confirmed?: 'yes' | 'step' | 'no';
   /**
    * A move the conformance check inferred from the calls around it (no such call is in the input): it moves the
    * run like an accepted `goto_node` but is not a step. `forced` when the move went past a visit limit.

@@ -31,6 +31,8 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
     const input = e.input;
     const args = input !== null && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null;
     const detail = domainDetail(e.detail);
+    // A run a gateway served sees its domain calls, even when it made none.
+    if (isGatewayStart(e.detail)) domainCalls = true;
     if (detail !== undefined) {
       domainCalls = true;
       // A question to the user is no call; a forwarding is the call only when no answer of it follows (a crash).
@@ -49,7 +51,9 @@ export function readAudit(value: { readonly run: unknown; readonly audit: unknow
       ...(result === undefined ? {} : { result }),
       // Sent, and no answer recorded (the gateway stopped), or answered that it may have reached the server.
       ...(detail !== undefined && (detail.phase === 'forwarding' || e.outcome === 'unknown') ? { unknown: true as const } : {}),
-      ...(detail?.confirmation === 'yes' || detail?.confirmation === 'step' ? { confirmed: detail.confirmation } : {}),
+      ...(detail?.confirmation === 'yes' || detail?.confirmation === 'step' || detail?.confirmation === 'no'
+        ? { confirmed: detail.confirmation }
+        : {}),
       place: { seq: e.seq },
     });
   }
@@ -120,4 +124,13 @@ function withoutRunId(args: Record<string, unknown>, domain: boolean): Record<st
   if (!domain || !Object.hasOwn(args, 'run_id')) return args;
   const { run_id: _run, ...rest } = args;
   return rest;
+}
+
+function isGatewayStart(value: unknown): boolean {
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    (value as { kind?: unknown }).kind === 'start' &&
+    (value as { gateway?: unknown }).gateway === true
+  );
 }

@@ -344,6 +344,7 @@ follow();
 /** What decided a domain call (gateway mode): the rule (and its policy), how the user's yes went, the server's time. */
 function decidedBy(detail: NonNullable<AuditEntry['detail']>): string {
   if (detail.kind === 'move') return detail.rule;
+  if (detail.kind === 'start') return 'gateway';
   const parts: string[] = [detail.policy === undefined ? detail.rule : `${detail.rule}: ${detail.policy}`];
   if (detail.confirmation !== undefined) parts.push(`confirmation ${detail.confirmation}`);
   if (detail.phase === 'forwarding') parts.push('sent');

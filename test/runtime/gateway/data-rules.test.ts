@@ -129,7 +129,10 @@ describe('a change of unknown outcome', () => {
     agents: {
       [RETAIL]: {
         ...retail,
-        meta: { ...retail.meta, mcpServers: [{ ...server, env: { ...server.env, RETAIL_TOOLS_CRASH_ON: 'modify_pending_order_address' } }] },
+        meta: {
+          ...retail.meta,
+          mcpServers: [{ ...server, env: { ...server.env, RETAIL_TOOLS_CRASH_ON: 'modify_pending_order_address' } }],
+        },
       } as CompiledSop,
     },
   };
