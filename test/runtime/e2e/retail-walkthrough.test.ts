@@ -58,7 +58,14 @@ describe('seed walkthrough over stdio (retail_customer_support)', () => {
     expect(answer.path).toEqual(path);
     const node = sop.nodes[id];
     expect(answer.node).toMatchObject({ id, type: node?.type, description: node?.description });
-    expect(answer.edges).toEqual((sop.edges[id] ?? []).map((edge) => ({ to: edge.to, condition: edge.condition })));
+    // An edge decided by data says its condition (`when`), as the SOP's `conditions` hold it.
+    const decided = sop.conditions?.[id] ?? {};
+    expect(answer.edges).toEqual(
+      (sop.edges[id] ?? []).map((edge) => {
+        const when = Object.hasOwn(decided, edge.to) ? decided[edge.to]!.text : undefined;
+        return when === undefined ? { to: edge.to, condition: edge.condition } : { to: edge.to, condition: edge.condition, when };
+      }),
+    );
     return answer;
   }
 

@@ -227,7 +227,8 @@ describe('an audit log', () => {
       { kind: 'call', tool: 'get_order_details', args: { order_id: '#W1' }, place: { seq: 1 } },
       { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, failed: true, result: { isError: true }, place: { seq: 2 } },
       { kind: 'call', tool: 'cancel_pending_order', args: { order_id: '#W1' }, confirmed: 'yes', place: { seq: 5 } },
-      { kind: 'call', tool: 'modify_user_address', args: { user_id: 'u' }, confirmed: 'step', place: { seq: 6 } },
+      // Sent, and no answer recorded: its outcome is unknown (a replay holds the next change of that user for a read).
+      { kind: 'call', tool: 'modify_user_address', args: { user_id: 'u' }, confirmed: 'step', unknown: true, place: { seq: 6 } },
     ]);
   });
 
