@@ -23,6 +23,7 @@ import { withDeadline } from './processes.js';
 import { FAILED, renderTable, skippedInQuickMode, unmeasured, writeResults, type Row } from './report.js';
 import { buildSopsRow } from './rows/build-sops.js';
 import { coldStartRow } from './rows/cold-start.js';
+import { dataConditionsRow } from './rows/data-conditions.js';
 import { gatewayRow } from './rows/gateway.js';
 import { gotoNodeRow } from './rows/goto-node.js';
 import { httpRow } from './rows/http.js';
@@ -57,6 +58,7 @@ const ROWS: readonly BenchRow[] = [
   lspRow,
   replayRow,
   soakHeapRow,
+  dataConditionsRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

@@ -1,9 +1,11 @@
 /**
  * Row 14: what checking conformance costs beyond reading the logs. 1,000 transcripts of the retail SOP
  * (`bench/replay-transcripts.ts`: τ²-bench simulations, OpenAI chat lists and Claude Code session logs, no goto_node,
- * a quarter with a deviation) scored as `sop replay DIR` scores them (`replayBatch`: read, parse, align, check,
- * summarise) ÷ reading and parsing them (`readTranscripts` on each file's text, the folder listed the same way).
- * Goal ≤ 3: the alignment and the checks cost at most twice what reading the logs costs.
+ * a quarter with a deviation, every call with its answer) scored as `sop replay DIR` scores them (`replayBatch`: read,
+ * parse, read the answers, align, check, summarise, each call's answer given to the step function) ÷ reading and
+ * parsing them, answers included (`readTranscripts` on each file's text, the folder listed the same way, and each
+ * answer's JSON text parsed once, as the replay must). Goal ≤ 3: the alignment and the checks cost at most twice what
+ * reading the logs costs.
  *
  * And memory bounded per transcript (`bench/probes/replay-memory.ts`, a child process with `--expose-gc`): the heap
  * a batch keeps per transcript once scored, goal ≤ 2 KiB (a row of figures, never the transcript); the note adds
@@ -12,6 +14,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
+import { answerValue } from '../../contract/run/call-results.js';
 import { readTranscripts } from '../../generator/analyze/replay/read-conversation.js';
 import { listInputs, replayBatch } from '../../generator/analyze/replay/replay-batch.js';
 import { knownTools } from '../../generator/analyze/replay/replay.js';
@@ -22,7 +25,11 @@ import { writeRetailTranscripts } from '../replay-transcripts.js';
 import { row, type Row } from '../report.js';
 import { median, repeatPair } from '../stats.js';
 
-const SPEC = { name: 'sop replay of 1,000 retail transcripts ÷ reading and parsing them', goal: '<= 3', unit: 'ms' } as const;
+const SPEC = {
+  name: 'sop replay of 1,000 retail transcripts with their answers ÷ reading and parsing them, answers included',
+  goal: '<= 3',
+  unit: 'ms',
+} as const;
 const MEMORY = { name: 'sop replay batch: heap kept per transcript', goal: '<= 2048', goalOn: 'value', unit: 'B' } as const;
 
 async function run(ctx: BenchContext): Promise<Row[]> {
@@ -46,6 +53,10 @@ async function run(ctx: BenchContext): Promise<Row[]> {
       const result = readTranscripts(readFileSync(file.path, 'utf8'), known);
       if (!result.ok) throw new Error(`${file.path}: ${result.error}`);
       transcripts += result.transcripts.length;
+      // Reading a transcript with its answers reads them too: each is a JSON document kept as text.
+      for (const transcript of result.transcripts)
+        for (const event of transcript.conversation.events)
+          if (event.kind === 'call' && event.result !== undefined) answerValue(event.result);
     }
     return transcripts;
   };

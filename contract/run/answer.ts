@@ -10,7 +10,7 @@
  *
  * Pure and browser-safe.
  */
-import { entityInAnswer, type ReadAnswer, readAnswer, type RecordedResult } from './call-results.js';
+import { answerKind, entityInAnswer, type ReadAnswer, readAnswer, type RecordedResult } from './call-results.js';
 import { entitiesNamed, evidenceRecordOf, withRecord } from './evidence.js';
 import type { RunRules } from './rules.js';
 import type { EvidenceRecord, RunState, Unsettled } from './state.js';
@@ -50,6 +50,11 @@ export function recordAnswer(
     const added: Unsettled[] = named.length === 0 ? [{ tool }] : named.map((entity) => ({ tool, entity }));
     const kept = (state.unsettled ?? []).filter((entry) => !added.some((other) => sameUnsettled(entry, other)));
     return { recorded: { found: 'unknown' }, state: { ...state, unsettled: [...kept, ...added] } };
+  }
+  // Only an answer kept as evidence, or one that may settle a change, is read whole: the others only found or not.
+  const settles = (state.unsettled?.length ?? 0) > 0 && !rules.changes.has(tool);
+  if (outcome.kind === 'answered' && !rules.evidenceTools.has(tool) && !settles) {
+    return { recorded: { found: answerKind(outcome.result) }, state };
   }
   const answer: ReadAnswer | { readonly kind: 'unseen' } = outcome.kind === 'unseen' ? outcome : readAnswer(outcome.result);
   let next = state;

@@ -31,10 +31,27 @@ const MAX_DEPTH = 32;
 
 export function readAnswer(result: RecordedResult): ReadAnswer {
   if (result.isError === true) return { kind: 'error' };
-  const value = unwrap(result.structured !== undefined && result.structured !== null ? result.structured : parsedText(result.text));
+  const value = unwrap(answerValue(result));
   if (isErrorObject(value)) return { kind: 'error' };
   return isEmpty(value, 0) ? { kind: 'empty' } : { kind: 'found', value };
 }
+
+/**
+ * Whether an answer found something, without reading what (for a caller that needs only that: the tool's answers
+ * are no evidence): the same verdict as `readAnswer` for the usual shapes, cheaper for a long answer, which it reads
+ * whole only when its text is short or its structured content is at hand.
+ */
+export function answerKind(result: RecordedResult): ReadAnswer['kind'] {
+  if (result.isError === true) return 'error';
+  if (result.structured !== undefined && result.structured !== null) return readAnswer(result).kind;
+  const text = result.text ?? '';
+  if (text.length <= SHORT_ANSWER) return readAnswer(result).kind;
+  // A long text names something unless it is only an error (`{"error": …}`), which says so at its start.
+  return /^\s*\{\s*"error"\s*:/.test(text) ? readAnswer(result).kind : 'found';
+}
+
+/** Answers up to this long are read whole to tell found from empty. */
+const SHORT_ANSWER = 256;
 
 /**
  * Keys an answer that only reports an error may have besides `error`: what explains it, and the gateway's own
@@ -60,6 +77,14 @@ const ERROR_KEYS: ReadonlySet<string> = new Set([
 function isErrorObject(value: unknown): boolean {
   if (!isRecord(value) || !Object.hasOwn(value, 'error') || isEmpty(value.error, 0)) return false;
   return Object.keys(value).every((key) => ERROR_KEYS.has(key));
+}
+
+/**
+ * What an answer holds before its wrappers are read through: the structured content, else the JSON of the text, else
+ * the text. A reader that judges one answer several times keeps this as the answer's `structured`, and reads it once.
+ */
+export function answerValue(result: RecordedResult): unknown {
+  return result.structured !== undefined && result.structured !== null ? result.structured : parsedText(result.text);
 }
 
 /** The text as the JSON it holds, else as itself; undefined when there is none. */

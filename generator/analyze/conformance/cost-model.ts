@@ -129,31 +129,38 @@ export function moveCost(
  * required node or a node with tools without a call, and going along an edge the data read so far contradicts.
  */
 export function leavingCost(model: AlignModel, from: RunState, called: boolean, move: RunMove, view: MoveView, out?: Charge[]): number {
+  const kind = leavingKind(model, from, called, move.goesOn, view);
   let cost = 0;
-  const node = from.node;
-  if (node >= 0 && view.observesCalls) {
-    const evidence = model.evidenceNode[node]!;
-    if (evidence !== 0) {
-      if (move.goesOn && !(evidence === 2 ? called : view.facts.met[node] === 1)) {
-        cost += COSTS.skipped_required;
-        out?.push({ kind: 'skipped_required' });
-      } else if (!called && !move.goesOn && model.hasTools[node] === 1 && !readBefore(model, node, view.facts)) {
-        cost += COSTS.step_without_call;
-        out?.push({ kind: 'step_without_call' });
-      }
-    } else if (model.requiredWithTools[node] === 1 && !called) {
-      cost += COSTS.skipped_required;
-      out?.push({ kind: 'skipped_required' });
-    } else if (model.hasTools[node] === 1 && !called && !readBefore(model, node, view.facts)) {
-      cost += COSTS.step_without_call;
-      out?.push({ kind: 'step_without_call' });
-    }
+  if (kind !== null) {
+    cost += COSTS[kind];
+    out?.push({ kind });
   }
-  if (move.condition >= 0 && view.answers && view.facts.holds[move.condition] !== 1) {
+  if (againstData(move, view)) {
     cost += COSTS.against_data;
     out?.push({ kind: 'against_data', condition: move.condition });
   }
   return cost;
+}
+
+/** What leaving the node of `from` (on, or back) is charged as, or null: the part of `leavingCost` a move's target does not change. */
+export function leavingKind(
+  model: AlignModel,
+  from: RunState,
+  called: boolean,
+  goesOn: boolean,
+  view: MoveView,
+): 'skipped_required' | 'step_without_call' | null {
+  const node = from.node;
+  if (node < 0 || called || !view.observesCalls) return null;
+  const evidence = model.evidenceNode[node]!;
+  if (evidence !== 0 && goesOn) return evidence === 2 || view.facts.met[node] !== 1 ? 'skipped_required' : null;
+  if (evidence === 0 && model.requiredWithTools[node] === 1) return 'skipped_required';
+  return model.hasTools[node] === 1 && !readBefore(model, node, view.facts) ? 'step_without_call' : null;
+}
+
+/** Whether a move goes along an edge decided by data that no answer read before satisfies (and the transcript shows answers). */
+export function againstData(move: RunMove, view: MoveView): boolean {
+  return move.condition >= 0 && view.answers && view.facts.holds[move.condition] !== 1;
 }
 
 /** Whether a node of reads only had one of its tools find something earlier: the agent read first and decides now. */

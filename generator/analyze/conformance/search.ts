@@ -6,7 +6,7 @@
 import type { AlignModel, RunState } from './align-model.js';
 import type { AlignOptions, TraceEvent } from './align.js';
 import type { TraceFacts } from './trace-facts.js';
-import { callCost, COSTS, enterCost, leavingCost, type MoveView, offers } from './cost-model.js';
+import { againstData, callCost, COSTS, enterCost, leavingCost, leavingKind, type MoveView, offers } from './cost-model.js';
 import {
   calledOf,
   type Edges,
@@ -142,10 +142,15 @@ export class Search {
       this.ensureMoves(state);
       const next = state.moveNext!;
       const base = state.moveBase!;
+      const moves = this.model.movesOf(state);
       const called = calledOf(key);
+      // What leaving the node costs depends only on whether a move goes on: worked out once per entry.
+      const on = this.undeclared + kindCost(leavingKind(this.model, state, called, true, view));
+      const back = this.undeclared + kindCost(leavingKind(this.model, state, called, false, view));
       const count = entries.count[at]!;
       for (let m = 0; m < next.length; m++) {
-        const dev = this.leaving(state, called, m, view) + base[m]!;
+        const move = moves[m]!;
+        const dev = (move.goesOn ? on : back) + (againstData(move, view) ? COSTS.against_data : 0) + base[m]!;
         const cost = g + dev * SCALE + 1;
         if (cost >= limit) continue;
         const target = this.relax(layer, number, next[m]! * 2, cost, count, at, SILENT, m);
@@ -313,4 +318,8 @@ export function passes(model: AlignModel, state: RunState, event: Extract<TraceE
   if (model.evidenceNode[node] !== 0) return found && model.satisfies[node]!.has(event.tool);
   if (model.requiredWithTools[node] === 1) return event.failed !== true && model.satisfies[node]!.has(event.tool);
   return model.offers[node]!.has(event.tool);
+}
+
+function kindCost(kind: 'skipped_required' | 'step_without_call' | null): number {
+  return kind === null ? 0 : COSTS[kind];
 }

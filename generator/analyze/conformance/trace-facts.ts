@@ -109,7 +109,7 @@ export function outcomeOf(event: ToolCallEvent): CallOutcome {
   const result = event.failed === true && event.result.isError !== true ? { ...event.result, isError: true as const } : event.result;
   // An error that says the call may have reached the server (logs without an error flag keep it as `{"error": …}`).
   const text = event.result.text ?? JSON.stringify(event.result.structured) ?? '';
-  if (readAnswer(result).kind === 'error' && UNKNOWN_OUTCOME.test(text)) return { kind: 'unknown' };
+  if (UNKNOWN_OUTCOME.test(text) && readAnswer(result).kind === 'error') return { kind: 'unknown' };
   return { kind: 'answered', result };
 }
 

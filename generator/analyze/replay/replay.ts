@@ -11,6 +11,7 @@
  */
 import type { CompiledSop, SopBundle } from '../../../contract/compiled-sop.js';
 import { composeSop } from '../../../contract/composition.js';
+import { answerValue } from '../../../contract/run/call-results.js';
 import { type ConformanceOptions, conformance } from '../conformance/conformance.js';
 import { type ConversationCheck, checkConversation, type Finding, TOOLKIT_TOOLS } from './check-conversation.js';
 import type { Conversation } from './conversation.js';
@@ -78,9 +79,9 @@ function replayTranscript(
   file: string,
   options: { readonly agent?: string; readonly conformance?: ConformanceOptions },
 ): ReplayOutcome {
-  const conversation = transcript.conversation;
-  const chosen = chooseAgent(bundle, conversation, options.agent);
+  const chosen = chooseAgent(bundle, transcript.conversation, options.agent);
   if (typeof chosen === 'string') return { ok: false, error: chosen };
+  const conversation = answersRead(transcript.conversation, chosen);
   const aligned = conformance(chosen, conversation, options.conformance);
   const inferred = aligned.conformance.mode === 'inferred';
   const check = inferred
@@ -199,4 +200,24 @@ function firstLoadedAgent(bundle: SopBundle, conversation: Conversation): string
     }
   }
   return undefined;
+}
+
+/**
+ * The conversation with the answers the SOP keeps as evidence read once (their JSON text parsed into `structured`):
+ * the alignment and the step checks each give every answer to the step function, which would read it twice.
+ */
+function answersRead(conversation: Conversation, sop: CompiledSop): Conversation {
+  const evidenceTools = new Set<string>();
+  for (const requirement of Object.values(sop.evidence ?? {})) for (const tool of requirement?.tools ?? []) evidenceTools.add(tool);
+  for (const byTarget of Object.values(sop.conditions ?? {}))
+    for (const condition of Object.values(byTarget ?? {})) evidenceTools.add(condition.tool);
+  if (evidenceTools.size === 0) return conversation;
+  let changed = false;
+  const events = conversation.events.map((event) => {
+    if (event.kind !== 'call' || event.result === undefined || event.result.structured !== undefined || !evidenceTools.has(event.tool))
+      return event;
+    changed = true;
+    return { ...event, result: { ...event.result, structured: answerValue(event.result) } };
+  });
+  return changed ? { ...conversation, events } : conversation;
 }
