@@ -1,6 +1,6 @@
 /**
  * Whether an answer that fits a tool's published `outputSchema` can have a field path, as a condition reads it
- * (`contract/call-results.ts`: `fieldAt` through the answer's `{"result": …}` wrappers; a number segment names a list
+ * (`contract/run/call-results.ts`: `fieldAt` through the answer's `{"result": …}` wrappers; a number segment names a list
  * item). For `sop build --check-tools` (SOP067): a `when` or `shows` condition over a field no answer can have never
  * holds. Pure JSON Schema reading, bounded whatever the schema holds:
  *   - `properties`, and `additionalProperties` given as a schema (a map keyed by ids); an object with `properties`

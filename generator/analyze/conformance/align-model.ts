@@ -2,7 +2,7 @@
  * What the alignment needs of a compiled SOP, indexed once per SOP: node and tool numbers, the tools each node
  * offers, the required nodes (`required-nodes.ts`), the policies as sets of numbers, and the run states.
  *
- * A run state is what the runtime keeps of a run, the path and the visit counts, and its moves are exactly the
+ * A walk state is what the runtime keeps of a run that the walk depends on, the path and the visit counts, and its moves are exactly the
  * moves `contract/transitions.ts` allows (`legalTargets`, `decideMove`): the alignment never has a rule of its
  * own. A move the rule refuses only because the target has used up its visits is kept too, marked `limit`: the
  * alignment may take it, as a deviation, when the log shows the agent went round once more. Run states are
@@ -35,7 +35,7 @@ export interface ConditionEdge {
   readonly condition: DataCondition;
 }
 
-export interface RunState {
+export interface WalkState {
   readonly id: number;
   /** Node ids from the entry node to the current one; empty before the first move. */
   readonly path: readonly string[];
@@ -93,8 +93,8 @@ export interface AlignModel {
   readonly policiesOfTool: readonly (readonly number[])[];
   /** The state before the first move (also a run after load_graph). */
   readonly start: number;
-  state(id: number): RunState;
-  movesOf(state: RunState): readonly RunMove[];
+  state(id: number): WalkState;
+  movesOf(state: WalkState): readonly RunMove[];
   /** Run states interned so far. */
   size(): number;
 }
@@ -166,7 +166,7 @@ function buildModel(sop: CompiledSop): AlignModel {
 
   const table = sop.transitions;
   const limited = limitedNodes(table);
-  const states: RunState[] = [];
+  const states: WalkState[] = [];
   const byKey = new Map<string, number>();
   const intern = (path: readonly string[], visits: Visits): number => {
     const key = stateKey(path, visits, limited);
@@ -175,7 +175,7 @@ function buildModel(sop: CompiledSop): AlignModel {
     const passed = new Uint8Array(policies.length);
     for (const [p, policy] of policies.entries()) passed[p] = path.some((node) => policy.passes.has(nodeIndex.get(node) ?? -1)) ? 1 : 0;
     const current = path.at(-1);
-    const state: RunState = {
+    const state: WalkState = {
       id: states.length,
       path,
       visits,
@@ -189,7 +189,7 @@ function buildModel(sop: CompiledSop): AlignModel {
   };
   const start = intern([], NO_VISITS);
 
-  const movesOf = (state: RunState): readonly RunMove[] => {
+  const movesOf = (state: WalkState): readonly RunMove[] => {
     if (state.moves !== undefined) return state.moves;
     const moves: RunMove[] = [];
     const legal = legalTargets(table, state.path, state.visits);

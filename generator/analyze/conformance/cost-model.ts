@@ -42,7 +42,7 @@
  * exists, so 0 ≤ fitness ≤ 1; it is pm4py's `1 − cost / (|trace| log moves + the empty trace's cost)`, the empty
  * trace costing 0 here because a walk need not reach a terminal node (whether it did is reported apart).
  */
-import type { AlignModel, RunMove, RunState } from './align-model.js';
+import type { AlignModel, RunMove, WalkState } from './align-model.js';
 import type { CallFacts, PositionFacts } from './trace-facts.js';
 
 export type DeviationKind =
@@ -109,7 +109,7 @@ export interface MoveView {
  */
 export function moveCost(
   model: AlignModel,
-  from: RunState,
+  from: WalkState,
   called: boolean,
   move: RunMove,
   undeclared: boolean,
@@ -128,7 +128,7 @@ export function moveCost(
  * What leaving `from` by `move` costs, besides entering the target: going on without the node's evidence, leaving a
  * required node or a node with tools without a call, and going along an edge the data read so far contradicts.
  */
-export function leavingCost(model: AlignModel, from: RunState, called: boolean, move: RunMove, view: MoveView, out?: Charge[]): number {
+export function leavingCost(model: AlignModel, from: WalkState, called: boolean, move: RunMove, view: MoveView, out?: Charge[]): number {
   const kind = leavingKind(model, from, called, move.goesOn, view);
   let cost = 0;
   if (kind !== null) {
@@ -145,7 +145,7 @@ export function leavingCost(model: AlignModel, from: RunState, called: boolean, 
 /** What leaving the node of `from` (on, or back) is charged as, or null: the part of `leavingCost` a move's target does not change. */
 export function leavingKind(
   model: AlignModel,
-  from: RunState,
+  from: WalkState,
   called: boolean,
   goesOn: boolean,
   view: MoveView,
@@ -191,7 +191,7 @@ export function enterCost(model: AlignModel, move: RunMove, out?: Charge[]): num
 }
 
 /** What a call of `tool` costs at `at`: nothing where the node offers it, else a log move; plus its policies and its evidence charges. */
-export function callCost(model: AlignModel, at: RunState, tool: number, facts: CallFacts | undefined, out?: Charge[]): number {
+export function callCost(model: AlignModel, at: WalkState, tool: number, facts: CallFacts | undefined, out?: Charge[]): number {
   let cost = evidenceCost(facts, out);
   if (!offers(model, at, tool)) {
     cost += COSTS.unexpected_call;
@@ -206,7 +206,7 @@ export function callCost(model: AlignModel, at: RunState, tool: number, facts: C
   return cost;
 }
 
-export function offers(model: AlignModel, at: RunState, tool: number): boolean {
+export function offers(model: AlignModel, at: WalkState, tool: number): boolean {
   return at.node >= 0 && model.offers[at.node]!.has(tool);
 }
 

@@ -6,7 +6,7 @@
  */
 import { checkConfirmation } from '../replay/confirmation.js';
 import type { Conversation, ConversationEvent, EventPlace, ToolCallEvent } from '../replay/conversation.js';
-import type { AlignModel, RunMove, RunState } from './align-model.js';
+import type { AlignModel, RunMove, WalkState } from './align-model.js';
 import type { AlignMove, TraceEvent } from './align.js';
 import type { AlignedStep, ConformanceMode, Deviation } from './conformance.js';
 import { shownValue, branchData } from '../../../contract/run/conditions.js';
@@ -77,7 +77,7 @@ export function explain(
   };
 
   const moveDeviations = (
-    from: RunState,
+    from: WalkState,
     called: boolean,
     move: RunMove,
     undeclared: boolean,
@@ -272,7 +272,7 @@ function confirmations(
   model: AlignModel,
   events: readonly ConversationEvent[],
   index: number,
-  at: RunState,
+  at: WalkState,
   toolName: string,
   tool: number,
   enteredAt: ReadonlyMap<string, number>,

@@ -3,7 +3,7 @@
  * (Dijkstra, bounded), the ways to explain an event, the layers from the start to the end of a trace, and a greedy
  * alignment whose cost bounds the optimal one.
  */
-import type { AlignModel, RunState } from './align-model.js';
+import type { AlignModel, WalkState } from './align-model.js';
 import type { AlignOptions, TraceEvent } from './align.js';
 import type { TraceFacts } from './trace-facts.js';
 import { againstData, callCost, COSTS, enterCost, leavingCost, leavingKind, type MoveView, offers } from './cost-model.js';
@@ -105,7 +105,7 @@ export class Search {
   }
 
   /** Lists a state's moves with their next states and base costs on first use (`moveNext`, `moveBase`). */
-  private ensureMoves(state: RunState): void {
+  private ensureMoves(state: WalkState): void {
     if (state.moveBase === undefined) {
       const moves = this.model.movesOf(state);
       state.moveBase = Int32Array.from(moves, (move) => enterCost(this.model, move));
@@ -113,7 +113,7 @@ export class Search {
   }
 
   /** The cost a move from an entry adds on top of its base cost: undeclared, leaving its node, going against the data. */
-  private leaving(state: RunState, called: boolean, m: number, view: MoveView): number {
+  private leaving(state: WalkState, called: boolean, m: number, view: MoveView): number {
     return this.undeclared + leavingCost(this.model, state, called, this.model.movesOf(state)[m]!, view);
   }
 
@@ -239,12 +239,12 @@ export class Search {
   }
 
   /** The nearest state offering `tool` through moves that cost nothing (breadth first, in the rule's order). */
-  private nearestOffering(from: RunState, called: boolean, tool: number, view: MoveView): RunState | undefined {
+  private nearestOffering(from: WalkState, called: boolean, tool: number, view: MoveView): WalkState | undefined {
     const seen = new Set<number>([from.id]);
-    let frontier: RunState[] = [from];
+    let frontier: WalkState[] = [from];
     let first = true;
     while (frontier.length > 0) {
-      const next: RunState[] = [];
+      const next: WalkState[] = [];
       for (const state of frontier) {
         this.ensureMoves(state);
         const targets = state.moveNext!;
@@ -312,7 +312,7 @@ export class Search {
  * that found something; at a node a policy requires, a call of its tools that did not fail; at any other node with
  * tools, any call of them (the agent did the step, whatever came of it).
  */
-export function passes(model: AlignModel, state: RunState, event: Extract<TraceEvent, { kind: 'call' }>, found: boolean): boolean {
+export function passes(model: AlignModel, state: WalkState, event: Extract<TraceEvent, { kind: 'call' }>, found: boolean): boolean {
   const node = state.node;
   if (node < 0) return false;
   if (model.evidenceNode[node] !== 0) return found && model.satisfies[node]!.has(event.tool);
