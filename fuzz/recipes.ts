@@ -206,6 +206,22 @@ export const RECIPES: readonly Recipe[] = [
     },
   },
   {
+    name: 'node ids mentioned by the thousand',
+    found: 'never failed: kept because every prompt is scanned for mentions (backticks, goto_node, "go to"), each one looked up',
+    build: (base, size) => {
+      const lines = [
+        'Then go to IS_GC_OK, or go back to `ROUTE`; goto_node("END_MOD") and continue at CHK_CANCL (node AUTH).',
+        'If needed go on to `NOPE_NOT_A_NODE` or `IS_PENDING_X` then go to\n  DENY_PAY.',
+      ];
+      return `${base}\n${fill(`${lines.join('\n')}\n`, size, base.length)}`;
+    },
+  },
+  {
+    name: 'unpaired backticks and open calls',
+    found: 'never failed: kept because backtick runs are paired by length and calls read up to their quote',
+    build: (base, size) => `${base}\n${fill('`` ` ``` `A` ```` goto_node("x goto_node(\' go go go to\n', size, base.length)}`,
+  },
+  {
     name: 'a terminal node named constructor',
     found: 'crashed the build (internal error): the token report read `prompts.constructor`, the Object constructor (issue 21)',
     build: (base) => base.replace(/\bDENY_CANCEL\b/g, 'constructor'),

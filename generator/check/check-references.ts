@@ -125,20 +125,27 @@ export function checkNodeIds(model: SopModel, sink: DiagnosticSink): void {
  * declared node is almost always that mistake: say so at the reference.
  */
 function likelyTypos(model: SopModel, sink: DiagnosticSink): void {
+  for (const [node, match] of likelyTyposOf(model)) {
+    sink.push(
+      diagnosticAt(
+        model.file,
+        'SOP046',
+        node.span,
+        `Node ${quoted(node.id)} is never declared with a label; it looks like a misspelling of \`${match}\`.`,
+        `Did you mean \`${match}\`? If ${quoted(node.id)} is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
+      ),
+    );
+  }
+}
+
+/** The nodes never declared whose id is one typo away from a declared node's, with that node's id. */
+export function likelyTyposOf(model: SopModel): Map<SopModel['nodes'][number], string> {
   const declared = suggester(model.nodes.filter((n) => n.declared).map((n) => n.id));
+  const out = new Map<SopModel['nodes'][number], string>();
   for (const node of model.nodes) {
     if (node.declared) continue;
     const match = declared.closest(node.id);
-    if (match) {
-      sink.push(
-        diagnosticAt(
-          model.file,
-          'SOP046',
-          node.span,
-          `Node ${quoted(node.id)} is never declared with a label; it looks like a misspelling of \`${match}\`.`,
-          `Did you mean \`${match}\`? If ${quoted(node.id)} is meant as its own node, declare it with a label: \`${node.id}[...]\`.`,
-        ),
-      );
-    }
+    if (match) out.set(node, match);
   }
+  return out;
 }

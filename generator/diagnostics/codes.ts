@@ -18,6 +18,7 @@ export type DocsSection =
   | 'sections'
   | 'the-flowchart'
   | 'node-prompts'
+  | 'mentions-of-nodes'
   | 'visit-limits'
   | 'policies'
   | 'token-budgets'
@@ -243,6 +244,18 @@ export const DIAGNOSTIC_CODES = {
     title: 'A node only ever appears as a bare id and looks like a typo of another node.',
     remediation: 'Correct the id to the node meant (the message names it), or declare the node with a label `ID[...]`.',
     docs: 'the-flowchart',
+  },
+  SOP047: {
+    severity: 'warning',
+    title: 'A dead end: a node with no prompt and no outgoing edge that is not drawn as an end (often a new id an edge made).',
+    remediation: 'Give the node a prompt and an edge on, or draw it as an end (`ID([...])`, `ID((...))`).',
+    docs: 'the-flowchart',
+  },
+  SOP048: {
+    severity: 'warning',
+    title: 'The prose or a prompt names a node the flowchart does not have (in backticks, `goto_node("…")`, after "go to").',
+    remediation: 'Correct the id to a node of the flowchart (the message names the closest one), or write the word without backticks.',
+    docs: 'mentions-of-nodes',
   },
   // Adherence: visit limits, policies, token budgets
   SOP050: {

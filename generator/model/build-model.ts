@@ -7,6 +7,7 @@ import { diagnosticAt, type Diagnostic, type SourceSpan } from '../diagnostics/d
 import { LIMITS } from '../limits.js';
 import type { ParsedSop } from '../parse/parse-sop.js';
 import { flowchartGraph } from './flowchart-graph.js';
+import { mentionsOf } from './mention-model.js';
 import { escalationNodeOf, policiesOf, renamesOf, tokenBudgetOf } from './policy-model.js';
 import type { ModelEdge, ModelNode, SopModel } from './sop-model.js';
 
@@ -51,6 +52,12 @@ export function buildModel(parsed: ParsedSop, sourceHash: string, sink: Diagnost
     policies: policiesOf(fm, yaml),
     tokenBudget: tokenBudgetOf(fm, yaml),
     renames: renamesOf(fm, yaml),
+    mentions: mentionsOf(parsed.mentions, {
+      nodes: new Set(nodes.map((n) => n.id)),
+      tools: fm.tools,
+      servers: fm.mcp_servers ?? [],
+      otherIds: [...flowchart.ast.subgraphs.map((s) => s.id), ...flowchart.ast.edges.flatMap((e) => (e.id === undefined ? [] : [e.id]))],
+    }),
   };
   return model;
 }

@@ -5,6 +5,7 @@
  */
 import type { SourceSpan } from '../diagnostics/diagnostic.js';
 import type { ArrowHead, EdgeStroke, NodeShape } from '../parse/flowchart/ast.js';
+import type { MentionForm } from '../parse/mentions.js';
 import type { ParsedEvidence, ParsedFork, ParsedJoin, ParsedSubflow, ParsedVisitLimit, ParsedWhen } from '../parse/node-prompts.js';
 import type { EdgeStyle, McpServerRef, ModelSettings, SopExample } from '../../contract/compiled-sop.js';
 
@@ -155,6 +156,20 @@ export interface SopModel {
   readonly tokenBudget: ModelTokenBudget | null;
   /** Node ids this version renamed (`renames`: old id → new id), in frontmatter order. */
   readonly renames: readonly ModelRename[];
+  /** Node ids the prose and the prompts name (`mention-model.ts`), in text order: the nodes' and what looks like one. */
+  readonly mentions: readonly ModelMention[];
+}
+
+/**
+ * A node id written in the system prompt's sections or a node's prompt (`` `ROUTE` ``, `goto_node("ROUTE")`, "go to
+ * ROUTE", "node AUTH"), that names a node (`node: true`) or has the shape of one (UPPER_SNAKE) and names none.
+ */
+export interface ModelMention {
+  readonly id: string;
+  readonly form: MentionForm;
+  readonly node: boolean;
+  /** Exactly the id's characters. */
+  readonly span: SourceSpan;
 }
 
 /** A `renames` entry: a node id of an earlier version and the node it is now. */

@@ -16,6 +16,7 @@ import {
   spanOf,
   type MarkdownSection,
 } from './markdown-sections.js';
+import { type MentionCandidate, scanMentions } from './mentions.js';
 import { parseNodePrompts, type NodePromptsResult } from './node-prompts.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import { sourceText, type SourceText } from './source-text.js';
@@ -39,6 +40,8 @@ export interface ParsedSop {
   readonly systemPromptSections: readonly MarkdownSection[];
   readonly flowchart: ParsedFlowchart | null;
   readonly prompts: NodePromptsResult;
+  /** Node ids as the text names them outside the flowchart (the system prompt's sections, the node prompts). */
+  readonly mentions: readonly MentionCandidate[];
 }
 
 /** Parses one file; the diagnostics found on the way go to `sink`. */
@@ -64,6 +67,7 @@ export function parseSop(file: string, raw: string, sink: DiagnosticSink): Parse
       systemPromptSections: [],
       flowchart: null,
       prompts: { form: 'none', prompts: [] },
+      mentions: [],
     };
   }
   // Real files name it `## Node Prompts (Solo)` and the like: the first level-2 heading starting so counts.
@@ -73,7 +77,8 @@ export function parseSop(file: string, raw: string, sink: DiagnosticSink): Parse
   // A missing section is a finding about the whole file: it is reported at its first line.
   const missingAt = { line: 1, column: 1 };
 
-  const flowchart = readFlowchart(source, findSection(outline, 'SOP Flowchart'), missingAt, sink);
+  const flowchartSection = findSection(outline, 'SOP Flowchart');
+  const flowchart = readFlowchart(source, flowchartSection, missingAt, sink);
 
   let prompts: NodePromptsResult = { form: 'none', prompts: [] };
   if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink, fm.frontmatter?.tools ?? []);
@@ -95,7 +100,23 @@ export function parseSop(file: string, raw: string, sink: DiagnosticSink): Parse
     systemPromptSections,
     flowchart,
     prompts,
+    mentions: mentionsOf(source, [...systemPromptSections, ...(promptsSection ? [promptsSection] : [])], flowchartSection),
   };
+}
+
+/** The candidates in the sections the agent reads, the flowchart's block left out (its ids are the graph itself). */
+function mentionsOf(
+  source: SourceText,
+  read: readonly MarkdownSection[],
+  flowchartSection: MarkdownSection | undefined,
+): MentionCandidate[] {
+  const block = flowchartSection?.children.find((c) => c.kind === 'code' && c.lang === 'mermaid');
+  const skip = block === undefined ? [] : [{ start: block.start.offset, end: block.end.offset }];
+  return scanMentions(
+    source.text,
+    read.map((s) => ({ start: s.start, end: s.end })),
+    skip,
+  );
 }
 
 function readFlowchart(

@@ -155,6 +155,22 @@ const cases: Record<string, Case> = {
     column: 13,
     remediation: /Did you mean `DONE`/,
   },
+  'a new id an edge makes: no prompt, no way out, not an end': {
+    code: 'SOP047',
+    given: withLine(14, '    ASK --> DONE([Done])\n    ASK -->|refund| REFUND_FLOW'),
+    line: 15,
+    column: 9,
+    message: /`REFUND_FLOW` has no prompt, no edge on and is not drawn as an end: a run moved here by `ASK → REFUND_FLOW` stops/,
+    remediation: /draw it as an end: `REFUND_FLOW\(\[\.\.\.\]\)`/,
+  },
+  'a prompt names a node that does not exist': {
+    code: 'SOP048',
+    given: withLine(23, 'Ask the question. Then go to DONNE.'),
+    line: 23,
+    column: 30,
+    message: /`DONNE` is written as a step to go to, but the flowchart has no node `DONNE`/,
+    remediation: /^Did you mean `DONE`\?/,
+  },
   'unused frontmatter tool': { code: 'SOP045', given: withLine(4, 'tools: [lookup, spare]'), line: 4, column: 17 },
   'frontmatter alias bomb': {
     code: 'SOP092',

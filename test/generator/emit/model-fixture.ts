@@ -128,6 +128,7 @@ export function buildModel(spec: FixtureSpec): FixtureInput {
     policies: [],
     tokenBudget: null,
     renames: [],
+    mentions: [],
   };
   return { model, facts: deriveGraphFacts(model) };
 }
