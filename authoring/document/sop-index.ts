@@ -1,7 +1,8 @@
 /**
  * Where every node id and every tool name is written in one SOP, read from the compiler's own results: the model
  * (nodes and their declarations, prompts, hubs, `entry_node`, `escalation_node`, `escalate_to`, policies, tools, a
- * fork's join, a sub-flow's exits, renames, evidence's tools, `when`'s successors and the tools its conditions read) and
+ * fork's join, a sub-flow's exits, renames, evidence's tools, `when`'s successors and the tools its conditions read, the
+ * mentions of nodes in the prose and the prompts: `` `ROUTE` ``, `goto_node("ROUTE")`, "go to ROUTE", "node AUTH") and
  * the parse it was built from (every occurrence of a node id in the flowchart, which the model folds into one node).
  * Go to definition, find references, rename, highlights, hover and the preview are queries over it: nothing here
  * searches the text for a name, it only narrows a span the compiler gave to the name inside it (the id in a
@@ -41,6 +42,8 @@ export type SiteKind =
   | 'condition'
   /** A tool in a node's `evidence`. */
   | 'evidence'
+  /** A node named in the prose or a prompt (`` `ROUTE` ``, `goto_node("ROUTE")`, "go to ROUTE", "node AUTH"). */
+  | 'mention'
   /** A tool in the frontmatter's `tools` (its declaration). */
   | 'tool_declaration'
   /** A tool in a node's `tools`. */
@@ -142,6 +145,7 @@ export function indexSop(document: DocumentBuild, lines: SourceLines): SopIndex 
     }
   }
   if (model !== null) frontmatterSites(model, parsed?.frontmatter?.entry_node !== undefined, yamlName, add);
+  for (const mention of model?.mentions ?? []) if (mention.node) add({ name: mention.id, of: 'node', kind: 'mention', span: mention.span });
 
   for (const list of [...nodes.values(), ...tools.values()]) list.sort(bySite);
   return {

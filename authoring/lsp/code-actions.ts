@@ -1,10 +1,12 @@
 /**
  * Quick fixes from the compiler's own remediations, for the diagnostics in the range the editor asks about:
- * - "Did you mean `X`?" (a misspelt node id, tool, key or shape): replace the name written at the diagnostic with X;
+ * - a remediation that opens with "Did you mean `X`?" (a misspelt node id, tool, key, agent, shape; a mention of a
+ *   renamed node): replace the name written at the diagnostic with X. Every code whose remediation can name a
+ *   replacement has this fix (`test/authoring/lsp/quick-fixes.test.ts` lists which do);
  * - a node's `tools` naming a tool the frontmatter does not declare (SOP040): add it to the frontmatter's `tools`,
  *   in the style the list is written in (`[a, b]` or one `- a` per line).
- * They are computed from the document as compiled now, not from what the editor echoes back, so they always fit the
- * text they edit.
+ * They are computed from the document as compiled now (with the checks across files of the same text, when the caller
+ * has them), not from what the editor echoes back, so they always fit the text they edit.
  */
 import { type CodeAction, CodeActionKind, type Range, type TextEdit } from 'vscode-languageserver';
 import type { Diagnostic, SourceSpan } from '../../generator/diagnostics/diagnostic.js';
@@ -12,43 +14,60 @@ import type { SopDocument } from '../document/sop-document.js';
 import { toLspDiagnostic } from './lsp-diagnostics.js';
 import { fromPosition, toRange } from './lsp-ranges.js';
 
-const DID_YOU_MEAN = /^Did you mean `([^`]+)`\?$/;
+/** "Did you mean `X`?" (or `'X'`, as the flowchart's shape data says it) at the start of a remediation. */
+const DID_YOU_MEAN = /^Did you mean (`([^`]+)`|'([^']+)')\?/;
 
-export function codeActionsFor(document: SopDocument, range: Range, uri: string, docsUrl: string | null): CodeAction[] {
+/** The name a remediation offers in place of the one written, or null when it names none. */
+export function replacementOf(remediation: string | undefined): string | null {
+  const meant = remediation === undefined ? null : DID_YOU_MEAN.exec(remediation);
+  return meant === null ? null : (meant[2] ?? meant[3]!);
+}
+
+/**
+ * @param diagnostics the document's diagnostics as last checked with its project (the checks across files included),
+ *   when they are of its current text; else its own.
+ */
+export function codeActionsFor(
+  document: SopDocument,
+  range: Range,
+  uri: string,
+  docsUrl: string | null,
+  diagnostics: readonly Diagnostic[] = document.build.compiled.diagnostics,
+): CodeAction[] {
   const wanted = { start: fromPosition(range.start), end: fromPosition(range.end) };
   const actions: CodeAction[] = [];
-  for (const d of document.build.compiled.diagnostics) {
+  for (const d of diagnostics) {
     const span = spanOf(d);
     if (!overlaps(span, wanted)) continue;
-    const fix = quickFix(document, d, span);
-    if (fix === null) continue;
-    actions.push({
-      title: fix.title,
-      kind: CodeActionKind.QuickFix,
-      diagnostics: [toLspDiagnostic(d, docsUrl)],
-      isPreferred: true,
-      edit: { changes: { [uri]: fix.edits } },
-    });
+    for (const fix of quickFixes(document, d, span)) {
+      actions.push({
+        title: fix.title,
+        kind: CodeActionKind.QuickFix,
+        diagnostics: [toLspDiagnostic(d, docsUrl)],
+        isPreferred: actions.length === 0,
+        edit: { changes: { [uri]: fix.edits } },
+      });
+    }
   }
   return actions;
 }
 
-function quickFix(document: SopDocument, d: Diagnostic, span: SourceSpan): { title: string; edits: TextEdit[] } | null {
-  const meant = d.remediation === undefined ? null : DID_YOU_MEAN.exec(d.remediation);
-  if (meant !== null) {
-    const written = writtenName(document, span);
-    if (written === null) return null;
-    return {
-      title: `Change \`${document.lines.textOf(written)}\` to \`${meant[1]}\``,
-      edits: [{ range: toRange(written), newText: meant[1]! }],
-    };
+function quickFixes(document: SopDocument, d: Diagnostic, span: SourceSpan): { title: string; edits: TextEdit[] }[] {
+  const fixes: { title: string; edits: TextEdit[] }[] = [];
+  const meant = replacementOf(d.remediation);
+  const written = meant === null ? null : writtenName(document, span);
+  if (meant !== null && written !== null) {
+    fixes.push({
+      title: `Change \`${document.lines.textOf(written)}\` to \`${meant}\``,
+      edits: [{ range: toRange(written), newText: meant }],
+    });
   }
   if (d.code === 'SOP040') {
     const tool = /tool `([^`]+)`/.exec(d.message)?.[1];
     const edit = tool === undefined ? null : addFrontmatterTool(document, tool);
-    return edit === null ? null : { title: `Add \`${tool}\` to the frontmatter \`tools\``, edits: [edit] };
+    if (edit !== null) fixes.push({ title: `Add \`${tool}\` to the frontmatter \`tools\``, edits: [edit] });
   }
-  return null;
+  return fixes;
 }
 
 /**

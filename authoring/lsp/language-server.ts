@@ -182,7 +182,9 @@ export function startLanguageServer(options: LanguageServerOptions): Connection 
   connection.onCodeAction(({ textDocument, range }) =>
     guard('code actions', [], async () => {
       const document = await documentAt(textDocument.uri);
-      return document === undefined ? [] : codeActionsFor(document, range, textDocument.uri, docsUrl);
+      if (document === undefined) return [];
+      const path = pathOf(textDocument.uri);
+      return codeActionsFor(document, range, textDocument.uri, docsUrl, path === null ? undefined : workspace.checked(path));
     }),
   );
   connection.onDocumentSymbol(({ textDocument }) =>

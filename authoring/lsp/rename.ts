@@ -1,8 +1,9 @@
 /**
  * Rename a node id, or a tool name, everywhere the SOP names it, as one workspace edit: for a node, its occurrences
  * in the flowchart, its prompt heading (or `node_prompts:` key), `hubs`, `entry_node`, `escalation_node`, every
- * `escalate_to`, the `when` keys, and the policies that name it (a `*` pattern such as `DO_*` names no node in
- * particular and is left as it is); for a tool, the frontmatter's `tools`, every node's `tools` and `evidence`, the
+ * `escalate_to`, the `when` keys, the policies that name it (a `*` pattern such as `DO_*` names no node in
+ * particular and is left as it is), and its mentions in the prose and the prompts (`` `AUTH` ``, `goto_node("AUTH")`,
+ * "go to AUTH", "(node AUTH)"); for a tool, the frontmatter's `tools`, every node's `tools` and `evidence`, the
  * policies' `tools` and the tool a `when` condition reads (inside its text).
  *
  * Refused, with the reason, when the new name is taken (a node, a subgraph or edge id, a name the SOP already

@@ -42,6 +42,8 @@ export interface Workspace {
   close(path: string): void;
   /** The document at `path` as compiled from its current text, or undefined when it is not an open SOP. */
   document(path: string): Promise<SopDocument | undefined>;
+  /** The diagnostics last checked with the project for the open document at `path`, if they are of its current text. */
+  checked(path: string): readonly Diagnostic[] | undefined;
   /** Resolves once every check started so far has published (tests, the bench). */
   settled(): Promise<void>;
   dispose(): void;
@@ -93,6 +95,8 @@ async function quiet(state: ProjectState): Promise<void> {
 export function createWorkspace(options: WorkspaceOptions): Workspace {
   const documents = new Map<string, OpenDocument>();
   const projects = new Map<string, ProjectState>();
+  /** Per open document, the text its project's last check saw and the diagnostics it gave. */
+  const lastChecked = new Map<string, { readonly text: string; readonly diagnostics: readonly Diagnostic[] }>();
   const warned = new Set<string>();
 
   const stateFor = (path: string): { state: ProjectState; source: boolean } => {
@@ -177,6 +181,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
   const check = async (state: ProjectState) => {
     const open = [...state.documents].filter(isSop);
     const versions = new Map(open.map((d) => [d, d.version]));
+    const texts = new Map(open.map((d) => [d, d.text]));
     const { project } = state;
     let sources: ProjectSource[];
     if (open.some((d) => d.source) || state.disk !== null) {
@@ -196,7 +201,9 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       const doc = openByFile.get(file);
       // A newer version is on its way: its own check publishes.
       if (doc !== undefined && (doc.version !== versions.get(doc) || documents.get(doc.path) !== doc)) continue;
-      publish(state, project.pathOf(file), doc?.version, result.diagnostics.get(file) ?? []);
+      const diagnostics = result.diagnostics.get(file) ?? [];
+      if (doc !== undefined) lastChecked.set(doc.path, { text: texts.get(doc)!, diagnostics });
+      publish(state, project.pathOf(file), doc?.version, diagnostics);
     }
   };
 
@@ -229,6 +236,7 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       const doc = documents.get(path);
       if (doc === undefined) return;
       documents.delete(path);
+      lastChecked.delete(path);
       doc.state.documents.delete(doc);
       if (doc.source)
         schedule(doc.state); // its file on disk is checked again, as it is there
@@ -242,6 +250,11 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
       const doc = documents.get(path);
       if (doc === undefined || !isSop(doc)) return undefined;
       return compiled(doc);
+    },
+    checked(path) {
+      const doc = documents.get(path);
+      const last = lastChecked.get(path);
+      return doc !== undefined && last !== undefined && last.text === doc.text ? last.diagnostics : undefined;
     },
     async settled() {
       for (;;) {

@@ -214,7 +214,7 @@ describe('navigation', () => {
     expect(tool.map((l) => l.range.start)).toEqual([at(text, '  - cancel_pending_order', 0, 4)]);
   });
 
-  it('finds every reference of a node id: flowchart, prompt heading, policies', async () => {
+  it('finds every reference of a node id: flowchart, prompt heading, policies, the prose', async () => {
     const refs = await request<Location[]>('textDocument/references', path(), {
       position: at(text, '### AUTH', 0, 5),
       context: { includeDeclaration: true },
@@ -225,18 +225,19 @@ describe('navigation', () => {
       lineOf('START([User contacts Agent]) --> AUTH'),
       lineOf('every_path_to: { except: [START, AUTH] }'),
       lineOf('    passes: AUTH'),
+      lineOf('(node AUTH)'),
       lineOf('    AUTH --> ROUTE{Intent?}'),
       lineOf('### AUTH'),
     ]);
     const highlights = await request<DocumentHighlight[]>('textDocument/documentHighlight', path(), {
       position: at(text, '### AUTH', 0, 5),
     });
-    expect(highlights).toHaveLength(5);
+    expect(highlights).toHaveLength(6);
     const withoutDeclaration = await request<Location[]>('textDocument/references', path(), {
       position: at(text, '### AUTH', 0, 5),
       context: { includeDeclaration: false },
     });
-    expect(withoutDeclaration).toHaveLength(4);
+    expect(withoutDeclaration).toHaveLength(5);
   });
 
   it('finds a node named as a `when` key, and a tool read by a condition, and hovers the key with its condition', async () => {
@@ -288,7 +289,8 @@ describe('rename', () => {
     expect(renamed).toContain('passes: VERIFY_USER\n');
     expect(renamed).toContain('### VERIFY_USER\n');
     expect(renamed).toContain('START([User contacts Agent]) --> VERIFY_USER["Authenticate');
-    expect(renamed).toContain('(node AUTH)'); // prose is not a reference
+    expect(renamed).toContain('(node VERIFY_USER)'); // prose mentions are references too
+    expect(renamed).not.toMatch(/\bAUTH\b/);
     const before = compileDocument('sops/retail.md', text).compiled;
     const after = compileDocument('sops/retail.md', renamed).compiled;
     expect(after.diagnostics).toEqual([]);
@@ -324,6 +326,7 @@ describe('rename', () => {
     const handoff = await rename(file(HELPDESK), at(text, 'escalation_node: HANDOFF', 0, 17), 'HUMAN_HANDOFF');
     expect(handoff).toContain('escalation_node: HUMAN_HANDOFF');
     expect(handoff).toContain('\n  HUMAN_HANDOFF:\n');
+    expect(handoff).toContain('go to\n        HUMAN_HANDOFF.'); // a mention in a prompt, across a line break
     for (const renamed of [hold, handoff]) expect(compileDocument('sops/helpdesk.md', renamed).compiled.diagnostics).toEqual([]);
 
     const retail = repo(RETAIL);
@@ -491,6 +494,28 @@ describe('completion, quick fixes, outline', () => {
       { start: { line: 0, character: 0 }, end: { line: client.text(path).split('\n').length, character: 0 } },
       text,
     );
+    expect(await client.diagnostics(path, version)).toEqual([]);
+  });
+
+  it('fixes the most common typo (SOP046) and a prompt naming a missing node (SOP048), through the server', async () => {
+    const path = file('typos.md');
+    const typos = withLine(14, '    ASK --> DONE([Done])\n    ASK -->|again| AKS', BASE_SOP)
+      .replace('agent: demo', 'agent: typos')
+      .replace('Ask the question.', 'Ask the question, then go to DOEN.');
+    writeFileSync(path, typos);
+    await client.open(path, typos);
+    const published = await client.diagnostics(path, 1);
+    expect(published.map((d) => d.code).sort()).toEqual(['SOP046', 'SOP048']);
+    let text = typos;
+    for (const diagnostic of published) {
+      const [fix] = await request<CodeAction[]>('textDocument/codeAction', path, {
+        range: diagnostic.range,
+        context: { diagnostics: [diagnostic] },
+      });
+      expect(fix?.title).toMatch(diagnostic.code === 'SOP046' ? 'Change `AKS` to `ASK`' : 'Change `DOEN` to `DONE`');
+      text = applyEdits(text, editsFor(fix!.edit!, client.uri(path)));
+    }
+    const version = client.edit(path, { start: { line: 0, character: 0 }, end: { line: typos.split('\n').length, character: 0 } }, text);
     expect(await client.diagnostics(path, version)).toEqual([]);
   });
 
