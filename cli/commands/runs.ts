@@ -33,6 +33,7 @@ import { findProjectRoot } from '../project-root.js';
 const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
        sop runs show RUN [--store URL] [--format text|json]
        sop runs migrate --agent A [--to HASH] [--dry-run] [--store URL]   (sop runs migrate --help)
+       sop runs report [--agent A] [--since WHEN] [--store URL] [--format text|json]   (sop runs report --help)
   list         runs, most recently active first: run, principal, agent, calls, current node, last activity
   show RUN     one run and its audit log: seq, time, tool, outcome, what decided a domain call (gateway mode),
                from → to, duration, input
@@ -103,6 +104,7 @@ function parseOptions(args: readonly string[]) {
 
 export async function runRuns(args: readonly string[]): Promise<number> {
   if (args[0] === 'migrate') return (await import('./runs-migrate.js')).runMigrate(args.slice(1));
+  if (args[0] === 'report') return (await import('./runs-report.js')).runReport(args.slice(1));
   const parsed = parseRunsArgs(args);
   if (parsed.mode === 'help') {
     process.stderr.write(USAGE);
@@ -237,10 +239,11 @@ function outcomeOf(entry: AuditEntry, later: readonly AuditEntry[]): string {
 function decidedBy(entry: AuditEntry): string {
   const detail = entry.detail;
   if (detail === undefined) return '-';
-  if (detail.kind === 'move') return detail.rule;
+  if (detail.kind === 'move') return detail.would === undefined ? (detail.rule ?? '-') : `would refuse: ${detail.would.rule}`;
   if (detail.kind === 'start') return 'gateway';
   const rule = detail.policy === undefined ? detail.rule : `${detail.rule} (${detail.policy})`;
   const parts = [detail.server, rule];
+  if (detail.would !== undefined) parts.push(`would ${detail.would.decision === 'ask' ? 'ask the user' : `refuse: ${detail.would.rule}`}`);
   if (detail.confirmation !== undefined) parts.push(`confirmation: ${detail.confirmation}`);
   if (detail.upstreamMs !== undefined) parts.push(`${detail.upstreamMs.toFixed(1)} ms upstream`);
   if (detail.reached !== undefined && detail.reached !== 'yes') parts.push(`reached: ${detail.reached}`);

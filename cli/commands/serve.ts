@@ -33,6 +33,8 @@ const USAGE = `Usage: sop serve [--stdio | --http [--host H] [--port N]] [option
   --gateway          also offer the tools of the domain servers the SOPs name (mcp_servers), and forward a
                      call only where the run's current node allows it (evidence and confirmations included);
                      give the agent this server instead of the domain servers
+  --observe          with --gateway: forward every call of a SOP's tool, and every legal move, wherever the run
+                     stands, and audit what enforcement would have decided (sop runs report sums it): roll out first
   --host H           interface to bind (default 127.0.0.1; any other needs --tokens or --oauth-*)
   --port N           port (default 3000; 0 picks a free one)
   --store URL        where runs live: memory (stdio default: nothing survives the process), sqlite:PATH
@@ -68,6 +70,7 @@ export interface HttpArgs {
 
 export interface ServeOptions {
   readonly gateway?: boolean;
+  readonly observe?: boolean;
   readonly migrateRuns?: boolean;
   readonly agents?: readonly string[];
   readonly runIdleMs?: number;
@@ -101,6 +104,7 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
   let pageTokens: string | undefined;
   let page = true;
   let gateway = false;
+  let observe = false;
   let migrateRuns = false;
   let agents: readonly string[] | undefined;
   for (let i = 0; i < args.length; i += 1) {
@@ -181,6 +185,9 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       case '--gateway':
         gateway = true;
         break;
+      case '--observe':
+        observe = true;
+        break;
       case '--migrate-runs':
         migrateRuns = true;
         break;
@@ -229,9 +236,11 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
         return { mode: 'error', message: `unknown option ${arg}` };
     }
   }
+  if (observe && !gateway) return { mode: 'error', message: '--observe observes the gateway: add --gateway' };
   const common: ServeOptions = {
     watch,
     ...(gateway ? { gateway } : {}),
+    ...(observe ? { observe } : {}),
     ...(migrateRuns ? { migrateRuns } : {}),
     ...(agents === undefined ? {} : { agents }),
     ...(out === undefined ? {} : { out }),
@@ -346,6 +355,7 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     },
     ...(parsed.inspectViews === undefined ? {} : { inspectViews: parsed.inspectViews }),
     ...(parsed.gateway === true ? { gateway: true } : {}),
+    ...(parsed.observe === true ? { observe: true } : {}),
     ...(parsed.migrateRuns === true ? { migrateRuns: true } : {}),
     ...(parsed.agents === undefined ? {} : { agents: parsed.agents }),
     logger: stderrLogger(),

@@ -46,6 +46,8 @@ export interface StartSopServerOptions {
   readonly inspectViews?: readonly InspectViewName[];
   /** Gateway mode: connect to the agents' domain servers, offer their tools, decide every call on its run. */
   readonly gateway?: boolean;
+  /** With `gateway`: forward every call and legal move, audit what enforcement would have decided (`--observe`). */
+  readonly observe?: boolean;
   /** Where the domain servers' `${VAR}` references are read (default `process.env`). */
   readonly environment?: Readonly<Record<string, string | undefined>>;
   /** Move every served agent's runs to the version served, where they can move, before serving (`sop runs migrate`). */
@@ -129,9 +131,12 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
     logger,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
-    ...(domain === undefined ? {} : { gateway: { domain } }),
+    ...(domain === undefined ? {} : { gateway: { domain, ...(options.observe === true ? { observe: true } : {}) } }),
   });
-  const gatewayLine = domain === undefined ? '' : `; gateway to ${describeDomain(domain)}`;
+  const gatewayLine =
+    domain === undefined
+      ? ''
+      : `; gateway${options.observe === true ? ' (observing, enforcing nothing)' : ''} to ${describeDomain(domain)}`;
   try {
     if (options.transport === 'stdio') {
       const { serveStdio } = await import('../stdio/serve-stdio.js');

@@ -23,7 +23,14 @@ import { recordAnswer } from '../../contract/run/answer.js';
 import type { RecordedResult } from '../../contract/run/call-results.js';
 import type { AgentSource } from '../agents/agent-source.js';
 import type { PreparedAgent } from '../agents/prepared-agent.js';
-import { type AuditEntry, type DomainCallDetail, pinnedVersion, type RunState, type StoredRun } from '../store/run-store.js';
+import {
+  type AuditEntry,
+  type DomainCallDetail,
+  pinnedVersion,
+  type RunState,
+  type StoredRun,
+  type WouldHaveDecided,
+} from '../store/run-store.js';
 import { type DomainDecision, decideDomainCall } from '../tools/domain-call.js';
 import type { RunFacts } from '../tools/tool-definitions.js';
 import type { DomainTool } from '../upstream/domain-tools.js';
@@ -39,6 +46,8 @@ type Decide<T> = (
 ) => { readonly state: RunState; readonly audit: Omit<AuditEntry, 'seq' | 'durationMs'>; readonly value: T };
 
 export interface DomainCallDeps {
+  /** Observe mode: every call of a SOP tool is sent, and the audit says what enforcement would have decided. */
+  readonly observe?: boolean;
   /** The run and its agent, read (no commit): for a read's decision. */
   peekRun(
     runId: string,
@@ -58,6 +67,8 @@ export interface DomainCallDeps {
 /** Where the decision was taken, so the outcome's evidence lands on the same step (if the run is still there). */
 interface Decided {
   readonly decision: DomainDecision | { readonly kind: 'unavailable'; readonly error: string };
+  /** Observe mode: what enforcement would have decided of the call sent. */
+  readonly would?: WouldHaveDecided;
   readonly agent?: PreparedAgent;
   readonly path: readonly string[];
   readonly sop: string;
@@ -87,11 +98,17 @@ export function createDomainCalls(deps: DomainCallDeps) {
           value: { decision, path: run.state.path, sop: pinnedVersion(run) },
         };
       }
-      const decision = decideDomainCall(pinned.agent, run.state, name, forwarded, {
+      const enforced = decideDomainCall(pinned.agent, run.state, name, forwarded, {
         canAsk: request.canAsk === true,
         answer: request.answer,
         newId: () => `q_${randomBytes(16).toString('base64url')}`,
       });
+      // Observe mode sends what enforcement would hold back (or ask about) and keeps what it would have decided.
+      const observed =
+        deps.observe === true && enforced.kind !== 'forward' && !(enforced.kind === 'refuse' && enforced.rule === 'not-in-sop')
+          ? observedAs(enforced, run.state)
+          : undefined;
+      const decision = observed?.decision ?? enforced;
       const detail = (phase: DomainCallDetail['phase']): DomainCallDetail => ({
         kind: 'domain',
         server,
@@ -104,16 +121,25 @@ export function createDomainCalls(deps: DomainCallDeps) {
           ? { confirmation: auditedYes(decision.confirmation) }
           : {}),
       });
+      const would = observed === undefined ? {} : { would: observed.would };
       const audit: Omit<AuditEntry, 'seq' | 'durationMs'> =
         decision.kind === 'refuse'
           ? { ...base, outcome: 'refused', error: decision.refusal.error, detail: detail('decided') }
           : decision.kind === 'ask'
             ? { ...base, outcome: 'pending', detail: detail('decided') }
-            : { ...base, outcome: 'pending', detail: detail('forwarding') };
+            : entry.unavailable !== undefined
+              ? { ...base, outcome: 'error', error: entry.unavailable, detail: { ...detail('decided'), ...would } }
+              : { ...base, outcome: 'pending', detail: { ...detail('forwarding'), ...would } };
       return {
         state: decision.state,
         audit,
-        value: { decision, agent: pinned.agent, path: run.state.path, sop: pinnedVersion(run) } as Decided,
+        value: {
+          decision,
+          agent: pinned.agent,
+          path: run.state.path,
+          sop: pinnedVersion(run),
+          ...(observed === undefined ? {} : { would: observed.would }),
+        } as Decided,
       };
     };
     // A read that is forwarded is recorded once, with its outcome; everything else is recorded before it is sent.
@@ -140,6 +166,8 @@ export function createDomainCalls(deps: DomainCallDeps) {
     if (decision.kind === 'unavailable') return errorResult({ error: decision.error });
     if (decision.kind === 'refuse') return errorResult({ ...decision.refusal });
     if (decision.kind === 'ask') return { question: decision.question };
+    if (entry.unavailable !== undefined) return errorResult({ error: entry.unavailable });
+    const would = decided.value.would;
 
     const meta: Record<string, unknown> = {
       'sop-toolkit/run_id': runId,
@@ -176,6 +204,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
         upstreamMs: outcome.ms,
         ...(outcome.kind === 'failed' ? { reached: outcome.reached } : {}),
         ...(result === undefined ? {} : { result }),
+        ...(would === undefined ? {} : { would }),
       };
       const audit: Omit<AuditEntry, 'seq' | 'durationMs'> = {
         tool: name,
@@ -209,6 +238,28 @@ function withoutRunId(args: unknown): Record<string, unknown> {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) return {};
   const { [RUN_ID_PROPERTY]: _run, ...rest } = args as Record<string, unknown>;
   return rest;
+}
+
+/**
+ * Observe mode: a call enforcement would hold back, or ask the user about, is sent as one it allowed: the rule it
+ * would have refused by (or the confirmation it would have asked for) is kept for the audit. The run's state is the
+ * one it had (no question pending, no confirmation pass spent): the answer's evidence is recorded as for any call.
+ */
+function observedAs(enforced: DomainDecision, state: RunState): { readonly decision: DomainDecision; readonly would: WouldHaveDecided } {
+  const { asked: _none, ...rest } = state;
+  const plain: RunState = state.asked === undefined ? state : rest;
+  const would: WouldHaveDecided =
+    enforced.kind === 'ask'
+      ? { decision: 'ask', rule: 'confirmation', reason: enforced.question.message, policy: enforced.policy }
+      : enforced.kind === 'refuse'
+        ? {
+            decision: 'refuse',
+            rule: enforced.rule,
+            reason: enforced.refusal.error,
+            ...(enforced.policy === undefined ? {} : { policy: enforced.policy }),
+          }
+        : { decision: 'refuse', rule: enforced.rule, reason: '' };
+  return { decision: { kind: 'forward', rule: enforced.rule, state: plain }, would };
 }
 
 /** What the server answered, as the run and its audit keep it: the structured content and the text parts joined. */

@@ -38,7 +38,7 @@ import type { ConfirmationQuestion } from '../tools/confirmation.js';
 import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
-import { GOTO_NODE, gatewayGotoNode } from '../tools/goto-node.js';
+import { GOTO_NODE, gatewayGotoNode, observedGotoNode } from '../tools/goto-node.js';
 import { LOAD_GRAPH_TOOL, type RunFacts, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
 import { newRunId, newSessionId } from './ids.js';
@@ -99,8 +99,12 @@ export interface SessionServiceOptions {
   readonly inspectViews?: readonly InspectViewName[];
   /** Where tool-call spans go (default: the global OpenTelemetry API's tracer, a no-op until an SDK is registered). */
   readonly tracer?: Tracer;
-  /** Gateway mode: the domain servers' tools, offered beside these and decided on the run (`sop serve --gateway`). */
-  readonly gateway?: { readonly domain: DomainTools };
+  /**
+   * Gateway mode: the domain servers' tools, offered beside these and decided on the run (`sop serve --gateway`);
+   * with `observe`, every call of a SOP tool and every legal move goes through, and the audit says what enforcement
+   * would have decided (`--observe`, to roll the gateway out).
+   */
+  readonly gateway?: { readonly domain: DomainTools; readonly observe?: boolean };
 }
 
 /** A question for the user that a call waits on (gateway mode). */
@@ -160,8 +164,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const inspect = inspectTool(options.inspectViews ?? DEFAULT_INSPECT_VIEWS);
   const domain = options.gateway?.domain;
   // In gateway mode goto_node also enforces evidence: the same tool, with the gateway's rules around the move.
+  const observe = options.gateway?.observe === true;
+  const gatewayMove = observe ? observedGotoNode : gatewayGotoNode;
   const baseTools =
-    domain === undefined ? RUN_TOOLS : RUN_TOOLS.map((tool) => (tool.name === GOTO_NODE ? { ...tool, run: gatewayGotoNode } : tool));
+    domain === undefined ? RUN_TOOLS : RUN_TOOLS.map((tool) => (tool.name === GOTO_NODE ? { ...tool, run: gatewayMove } : tool));
   const allRunTools = inspect === undefined ? baseTools : [...baseTools, inspect];
   const runTools = new Map(allRunTools.map((tool) => [tool.name, tool]));
   const ownNames = [LOAD_GRAPH_TOOL.name, ...runTools.keys()];
@@ -205,7 +211,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   );
   sweepTimer.unref();
 
-  async function startRun(args: unknown, caller: Caller, started: number, span: ToolCallSpan): Promise<CallToolResult> {
+  async function startRun(args: unknown, caller: Caller, started: number, span: ToolCallSpan, implicit = false): Promise<CallToolResult> {
     const parsed = loadGraphInput.safeParse(args ?? {});
     if (!parsed.success) return answerOf(invalidArguments(LOAD_GRAPH_TOOL, parsed.error.issues));
     const selected = await selectAgent(agents.current(), projectRoot, parsed.data);
@@ -238,7 +244,9 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
           from: null,
           to: null,
           // A gateway's run sees its domain calls: a replay of its audit judges the steps left without one.
-          ...(domain === undefined ? {} : { detail: { kind: 'start' as const, gateway: true as const } }),
+          ...(domain === undefined
+            ? {}
+            : { detail: { kind: 'start' as const, gateway: true as const, ...(implicit ? { implicit: true as const } : {}) } }),
           at: started,
           durationMs: now - started,
         },
@@ -309,6 +317,9 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
         to: outcome.state.path.at(-1) ?? null,
         ...(outcome.outcome === 'ok' ? {} : { error: errorOf(outcome.answer) }),
         ...(outcome.rule === undefined ? {} : { detail: { kind: 'move' as const, rule: outcome.rule, sop: pinnedVersion(run) } }),
+        ...(outcome.would === undefined
+          ? {}
+          : { detail: { kind: 'move' as const, would: { decision: 'refuse' as const, ...outcome.would }, sop: pinnedVersion(run) } }),
         at: started,
       };
       return { state: outcome.state, audit, value: outcome };
@@ -375,6 +386,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   }
 
   const callDomainTool = createDomainCalls({
+    observe,
     commitOnRun,
     async peekRun(runId, caller, toolName) {
       let run: StoredRun | { readonly error: string };
@@ -399,6 +411,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   ): Promise<CallAnswer> {
     let runId = runIdIn(args);
     if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    if (runId === undefined && observe && caller.sessionId !== undefined) runId = await implicitRun(entry.tool.name, caller, span);
     if (runId === undefined) {
       return {
         content: [
@@ -417,6 +430,19 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     return caller.sessionId === undefined
       ? queue.run(id, () => callDomainTool(entry, args, id, caller, request, span))
       : callDomainTool(entry, args, id, caller, request, span);
+  }
+
+  /**
+   * Observe mode, a session whose agent never called load_graph (an agent that follows its SOP from its prompt, as
+   * most do before the gateway): its first domain call starts a run of the one served agent that names the tool, as
+   * a load_graph would, so that what follows is observed. None when no agent, or several, name it.
+   */
+  async function implicitRun(tool: string, caller: Caller, span: ToolCallSpan): Promise<string | undefined> {
+    const naming = agents.current().entries.filter((sop) => sop.tools.includes(tool));
+    if (naming.length !== 1) return undefined;
+    const started = await startRun({ agent: naming[0]!.meta.agent }, caller, clock.now(), span, true);
+    if (started.isError === true || caller.sessionId === undefined) return undefined;
+    return (await store.getSession(caller.sessionId))?.runId ?? undefined;
   }
 
   /** The run, from this process's copy when it has one; any problem as the error message the caller gets. */

@@ -96,12 +96,29 @@ export interface DomainCallDetail {
   readonly read?: true;
   /** Answered entries: what the server answered (structured content and text), as the run read it for evidence and data. */
   readonly result?: RecordedResult;
+  /**
+   * Observe mode (`sop serve --gateway --observe`): the call was sent, and enforcement would have held it back (or
+   * asked the user first): the rule and what it would have told the model.
+   */
+  readonly would?: WouldHaveDecided;
 }
 
-/** What decided a refused move (`goto_node`): the rule, and the SOP version it was decided on. */
+/** What enforcement would have decided of a call or a move that observe mode let through. */
+export interface WouldHaveDecided {
+  readonly decision: 'refuse' | 'ask';
+  readonly rule: string;
+  readonly reason: string;
+  readonly policy?: string;
+}
+
+/**
+ * What decided a move (`goto_node`) that was held back (the rule), or, in observe mode, that enforcement would have
+ * held back (`would`), and the SOP version it was decided on. Accepted moves of enforce mode carry none.
+ */
 export interface MoveDetail {
   readonly kind: 'move';
-  readonly rule: MoveRule;
+  readonly rule?: MoveRule;
+  readonly would?: WouldHaveDecided;
   readonly sop: string;
 }
 
@@ -109,6 +126,8 @@ export interface MoveDetail {
 export interface StartDetail {
   readonly kind: 'start';
   readonly gateway: true;
+  /** Observe mode: the run was started by the session's first domain call (the agent never called load_graph). */
+  readonly implicit?: true;
 }
 
 /** The entry's domain call detail (gateway mode), or undefined for a toolkit call. */

@@ -29,8 +29,8 @@
  */
 import { z } from 'zod';
 import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.js';
-import { decideMove, type MoveDecision, type MoveOptions, resolveTarget as resolveInRun } from '../../contract/run/move.js';
-import { forkRuleOf, forksOnPath, type ForkProgress, legalTargets, type Outcome } from '../../contract/transitions.js';
+import { applyMove, decideMove, type MoveDecision, type MoveOptions, resolveTarget as resolveInRun } from '../../contract/run/move.js';
+import { forkRuleOf, forksOnPath, type ForkProgress, legalTargets, type MoveAccepted, type Outcome } from '../../contract/transitions.js';
 import type { EdgeAnswer, NodeAnswer, PreparedAgent } from '../agents/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
@@ -117,11 +117,35 @@ export function gatewayGotoNode(agent: PreparedAgent, state: RunState, input: Go
   return moveOnRun(agent, state, input, GATEWAY);
 }
 
-function moveOnRun(agent: PreparedAgent, state: RunState, input: GotoNodeInput, options: MoveOptions): ToolOutcome<GotoNodeAnswer> {
-  const { decision, state: next } = decideMove(agent.rules, state, input.node_id, input.outcome, options);
+/**
+ * `goto_node` in observe mode (`sop serve --gateway --observe`): a move the gateway would hold for evidence or data
+ * is made (as without the gateway), and the outcome says what enforcement would have decided, for the audit.
+ */
+export function observedGotoNode(agent: PreparedAgent, state: RunState, input: GotoNodeInput): ToolOutcome<GotoNodeAnswer> {
+  return moveOnRun(agent, state, input, GATEWAY, true);
+}
+
+function moveOnRun(
+  agent: PreparedAgent,
+  state: RunState,
+  input: GotoNodeInput,
+  options: MoveOptions,
+  observe = false,
+): ToolOutcome<GotoNodeAnswer> {
+  const decided = decideMove(agent.rules, state, input.node_id, input.outcome, options);
+  const { decision } = decided;
   if (decision.kind === 'unknown-node') return fail(state, { valid: false, error: decision.error, valid_nodes: [...agent.nodeIds] });
+  if (decision.kind === 'refused' && observe && decision.plain !== undefined) {
+    // The move the transition rule allows, made; what the domain calls would have held it for goes to the audit.
+    const next = applyMove(agent.rules, state, decision.plain, [], options);
+    return { ...moveAnswer(agent, state, decision.plain, next), would: { rule: decision.rule, reason: decision.error } };
+  }
   if (decision.kind === 'refused') return { answer: refusal(decision), state, isError: false, outcome: 'refused', rule: decision.rule };
-  const { verdict } = decision;
+  return moveAnswer(agent, state, decision.verdict, decided.state);
+}
+
+/** The answer to a move made: the node, its edges, the path, and what a sub-flow, a fork or a todo adds. */
+function moveAnswer(agent: PreparedAgent, state: RunState, verdict: MoveAccepted, next: RunState): ToolOutcome<GotoNodeAnswer> {
   const { path } = verdict;
   const hereId = path.at(-1)!;
   const here = agent.nodes.get(hereId)!;

@@ -19,6 +19,8 @@ export interface ToolOutcome<Answer extends object> {
   readonly text?: string;
   /** A refused move: the rule that refused it (`contract/run/move.ts`), kept in the audit entry. */
   readonly rule?: MoveRule;
+  /** Observe mode: a move made that enforcement would have refused, by this rule, saying this. */
+  readonly would?: { readonly rule: MoveRule; readonly reason: string };
 }
 
 /** The shape of every error answer: a message that says what to do, plus tool-specific details. */

@@ -56,8 +56,13 @@ export interface UpstreamConnectionOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** How long connecting (spawning, the handshake, the first tools/list) may take (default 15 s). */
   readonly connectTimeoutMs?: number;
-  /** Called with the new list after the server said its tools changed. */
+  /** Called with the new list after the server said its tools changed (or first listed them, once reconnected). */
   readonly onToolsChanged?: (tools: readonly Tool[]) => void;
+  /**
+   * Keep reconnecting when the first connection fails (the gateway: one server down at start must not keep the
+   * others from serving). Without it a first failure is final, for a caller that only checks (`--check-tools`).
+   */
+  readonly keepTrying?: boolean;
   readonly now?: () => number;
 }
 
@@ -97,9 +102,9 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
     const old = client;
     client = undefined;
     void old?.close().catch(() => {});
-    // Before it was ever up, the caller (the gateway starting) decides: it refuses to start.
-    if (!listedBefore) return;
-    logger.error(`domain server ${where} is down: ${reason}; reconnecting in ${delay} ms`);
+    // Before it was ever up, a caller that only checks decides; the gateway keeps trying.
+    if (!listedBefore && options.keepTrying !== true) return;
+    logger.error(`domain server ${where} is ${listedBefore ? 'down' : 'unreachable'}: ${reason}; reconnecting in ${delay} ms`);
     schedule();
   };
 
@@ -145,9 +150,11 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
       lastError = undefined;
       delay = backoff.initialMs;
       logger.info(`domain server ${where}: ${tools.length} tool(s), protocol era ${fresh.getProtocolEra() ?? 'unknown'}`);
-      // After a reconnection the list may differ: the gateway re-checks it. The first listing is read by the pool.
-      if (changed && listedBefore) options.onToolsChanged?.(tools);
+      // After a reconnection the list may differ: the gateway re-checks it. The first listing is read by the pool,
+      // unless the server was unreachable at start: then the pool learns of its tools only now.
+      const first = !listedBefore;
       listedBefore = true;
+      if ((changed && !first) || (first && startedFailed)) options.onToolsChanged?.(tools);
     } catch (error) {
       const reason = reasonOf(error);
       if (fresh === client) goDown(reason, fresh);
@@ -156,8 +163,11 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
     }
   };
 
-  const started = attempt();
-  started.catch(() => {});
+  let startedFailed = false;
+  const started: Promise<void> = attempt();
+  started.catch(() => {
+    startedFailed = true;
+  });
 
   return {
     spec,

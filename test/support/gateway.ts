@@ -54,6 +54,8 @@ export interface GatewayOptions {
   readonly store?: RunStore;
   readonly logger?: Logger;
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
+  /** Observe mode (`--observe`): every call and legal move goes through, the audit says what enforcement would have decided. */
+  readonly observe?: boolean;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<GatewayUnderTest> {
@@ -75,7 +77,13 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
   });
   if (!opened.ok) throw new Error(`the gateway did not start:\n${opened.errors.join('\n')}`);
   const domain = opened.tools;
-  const service = createSessionService({ agents, store, projectRoot: PROJECT_ROOT, logger, gateway: { domain } });
+  const service = createSessionService({
+    agents,
+    store,
+    projectRoot: PROJECT_ROOT,
+    logger,
+    gateway: { domain, ...(options.observe === true ? { observe: true } : {}) },
+  });
   return {
     service,
     domain,

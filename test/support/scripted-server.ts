@@ -24,7 +24,7 @@ export interface ScriptedServer {
   close(): Promise<void>;
 }
 
-export async function startScriptedServer(tools: readonly string[]): Promise<ScriptedServer> {
+export async function startScriptedServer(tools: readonly string[], port = 0): Promise<ScriptedServer> {
   const answers = new Map<string, ScriptedAnswer>();
   const received: { tool: string; args: Record<string, unknown> }[] = [];
   const hanging = new Set<() => void>();
@@ -64,10 +64,10 @@ export async function startScriptedServer(tools: readonly string[]): Promise<Scr
     await server.connect(transport);
     await transport.handleRequest(req, res, body);
   });
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
-  const { port } = http.address() as AddressInfo;
+  await new Promise<void>((resolve) => http.listen(port, '127.0.0.1', resolve));
+  const listening = (http.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}/mcp`,
+    url: `http://127.0.0.1:${listening}/mcp`,
     answers,
     received,
     async close() {

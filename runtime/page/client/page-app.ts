@@ -343,10 +343,11 @@ follow();
 
 /** What decided a domain call (gateway mode): the rule (and its policy), how the user's yes went, the server's time. */
 function decidedBy(detail: NonNullable<AuditEntry['detail']>): string {
-  if (detail.kind === 'move') return detail.rule;
+  if (detail.kind === 'move') return detail.would === undefined ? (detail.rule ?? '-') : `would refuse: ${detail.would.rule}`;
   if (detail.kind === 'start') return 'gateway';
   const parts: string[] = [detail.policy === undefined ? detail.rule : `${detail.rule}: ${detail.policy}`];
   if (detail.confirmation !== undefined) parts.push(`confirmation ${detail.confirmation}`);
+  if (detail.would !== undefined) parts.push(detail.would.decision === 'ask' ? 'would ask the user' : `would refuse: ${detail.would.rule}`);
   if (detail.phase === 'forwarding') parts.push('sent');
   if (detail.upstreamMs !== undefined) parts.push(`${Math.round(detail.upstreamMs * 10) / 10} ms upstream`);
   if (detail.reached === 'maybe') parts.push('may have reached it');

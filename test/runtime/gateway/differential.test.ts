@@ -141,7 +141,7 @@ async function play(choices: readonly Choice[], prefix: string) {
       } else {
         const audit = await gateway.store.audit(runId, { limit: 10_000 });
         const detail = audit.at(-1)!.detail;
-        decision = detail?.kind === 'move' ? detail.rule : 'refused';
+        decision = detail?.kind === 'move' ? (detail.rule ?? 'refused') : 'refused';
         // Held at a step: call its tools again (a new answer may prove what was missing), or go elsewhere.
         calledHere = c.pick % 2 === 0;
       }
