@@ -2,8 +2,9 @@
  * `sop build`: compile `sops/*.md` into `generated/`. Parses the flags, asks the build API (`generator/build/`) to
  * write the output (`build`), compare it (`--check`), or keep doing so on every change (`--watch`), and prints what
  * it answers. All diagnostics of all files are printed before the exit code is decided: 0 clean or warnings only,
- * 1 errors, (with --check) stale output, or no SOP to build; 2 bad usage (a missing SOP folder included) or an
- * internal failure. The JSON result's `status` always agrees with the exit code.
+ * 1 errors, more warnings than `--max-warnings N` allows (as eslint's: `--max-warnings 0` fails on any), (with --check)
+ * stale output, or no SOP to build; 2 bad usage (a missing SOP folder included) or an internal failure. The JSON
+ * result's `status` always agrees with the exit code.
  *
  * A folder without SOPs fails instead of building nothing: a build pointed at the wrong folder must not pass CI,
  * nor delete every generated file as an orphan. Nothing is written then.
@@ -34,6 +35,8 @@ interface BuildOptions {
   readonly check: boolean;
   readonly watch: boolean;
   readonly format: 'text' | 'json';
+  /** `--max-warnings N`: more warnings than N fail the build; null when not given. */
+  readonly maxWarnings: number | null;
 }
 
 export async function runBuild(args: readonly string[]): Promise<number> {
@@ -51,18 +54,29 @@ export async function runBuild(args: readonly string[]): Promise<number> {
         paths: { type: 'boolean', default: false },
         report: { type: 'boolean', default: false },
         'check-tools': { type: 'boolean', default: false },
+        'max-warnings': { type: 'string' },
       },
       allowPositionals: false,
     });
     if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
     if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
+    const maxWarnings = values['max-warnings'] === undefined ? null : Number(values['max-warnings']);
+    if (maxWarnings !== null && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0 && /^\d+$/.test(values['max-warnings']!)))
+      throw new Error(`--max-warnings must be a whole number of warnings (0 or more), not '${values['max-warnings']}'`);
     const located = locateProject(process.cwd(), { sops: values.sops, out: values.out, paths: values.paths });
     if (!located.ok) {
       process.stderr.write(`sop build: ${located.error}\n`);
       return 2;
     }
     project = openProject(located.paths);
-    options = { report: values.report, checkTools: values['check-tools'], check: values.check, watch: values.watch, format: values.format };
+    options = {
+      report: values.report,
+      checkTools: values['check-tools'],
+      check: values.check,
+      watch: values.watch,
+      format: values.format,
+      maxWarnings,
+    };
   } catch (error) {
     process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
     return 2;
@@ -89,7 +103,7 @@ async function buildOnce(project: SopProject, options: BuildOptions, { useCache 
   const built = await runProjectBuild(project, { check: options.check, useCache, report: options.report });
   const run = options.checkTools ? await withToolChecks(project, built) : built;
   printRun(project, options, run, started);
-  return exitCode(run);
+  return exitCode(run, options);
 }
 
 /** The run with SOP067 for tools the domain servers do not offer (loaded only with --check-tools: it starts MCP clients). */
@@ -102,7 +116,8 @@ async function withToolChecks(project: SopProject, run: BuildRun): Promise<Build
   return found.length === 0 ? run : { ...run, diagnostics: [...run.diagnostics, ...found].sort(compareDiagnostics) };
 }
 
-function exitCode(run: BuildRun): number {
+function exitCode(run: BuildRun, options: BuildOptions): number {
+  if (run.kind !== 'no-sources' && tooManyWarnings(run.diagnostics, options) !== null) return 1;
   switch (run.kind) {
     case 'no-sources':
       return 1;
@@ -113,6 +128,15 @@ function exitCode(run: BuildRun): number {
     default:
       return hasErrors(run.diagnostics) ? 1 : 0;
   }
+}
+
+/** Why the warnings fail the build (`--max-warnings`), or null. */
+function tooManyWarnings(diagnostics: readonly Diagnostic[], options: BuildOptions): string | null {
+  if (options.maxWarnings === null) return null;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  return warnings > options.maxWarnings
+    ? `${warnings} warning${warnings === 1 ? '' : 's'}, more than --max-warnings ${options.maxWarnings} allows`
+    : null;
 }
 
 function printRun(project: SopProject, options: BuildOptions, run: BuildRun, started: number): void {
@@ -173,13 +197,15 @@ function report(
 ): void {
   const seconds = (performance.now() - started) / 1000;
   const tokens = outcome.tokens ?? null;
+  const warned = tooManyWarnings(diagnostics, options);
+  const failures = [...(outcome.failures ?? []), ...(warned === null ? [] : [warned])];
   if (options.format === 'json') {
     const result = toValidationResult(diagnostics, {
       seconds,
       scope: `sops:${display(project.layout.root, project.layout.sopsDir)}`,
       version: '1.0.0',
       now: new Date(),
-      failures: outcome.failures ?? [],
+      failures,
       extra: {
         files: sources.length,
         status_detail: status,
@@ -197,6 +223,7 @@ function report(
   process.stdout.write(
     `sop build: ${sources.length} SOP${sources.length === 1 ? '' : 's'}, ${summarize(diagnostics)}; ${status} (${Math.round(seconds * 1000)} ms)\n`,
   );
+  if (warned !== null) process.stdout.write(`sop build: failed: ${warned}\n`);
 }
 
 async function watchLoop(project: SopProject, options: BuildOptions): Promise<number> {

@@ -19,7 +19,7 @@ import { EXAMPLE_SOP, EXAMPLE_SOP_FILE } from './init-example-sop.js';
 /** The scripts `init` adds; the names the README, the generated headers and the CI recipe use. */
 export const INIT_SCRIPTS: Readonly<Record<string, string>> = {
   'build:sops': 'sop build',
-  'check:sops': 'sop build --check',
+  'check:sops': 'sop build --check --max-warnings 0',
   'serve:sops': 'sop serve',
 };
 

@@ -122,6 +122,28 @@ describe('sop build', () => {
     expect(failed.details[0]).toMatchObject({ severity: 'critical', code: 'SOP020', remediation: 'Did you mean `ASK`?' });
   });
 
+  it('--max-warnings N fails on more than N warnings (as eslint), in text and JSON, on a no-op build too', () => {
+    // Two warnings: a dead end (SOP047) and a prompt naming a node that does not exist (SOP048); an info never counts.
+    const warned = withLine(14, '    ASK --> DONE([Done])\n    ASK -->|refund| REFUND_FLOW', BASE_SOP)
+      .replace('Ask the question.', 'Ask the question, then go to DOEN.')
+      .replace('tools: [lookup]\n---', 'tools: [lookup, spare]\n---');
+    writeFileSync(sop('demo.md'), warned);
+    expect(runCli(['build'], dir).code).toBe(0);
+    const zero = runCli(['build', '--max-warnings', '0'], dir);
+    expect(zero.code).toBe(1);
+    expect(zero.stdout).toContain('sop build: failed: 2 warnings, more than --max-warnings 0 allows');
+    expect(runCli(['build', '--max-warnings', '2'], dir).code).toBe(0);
+    const json = runCli(['build', '--check', '--max-warnings', '1', '--format', 'json'], dir);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      status: 'fail',
+      message: 'SOP validation failed: 0 errors, 2 warnings, 1 info; 2 warnings, more than --max-warnings 1 allows',
+    });
+    writeFileSync(sop('demo.md'), BASE_SOP.replace('tools: [lookup]\n---', 'tools: [lookup, spare]\n---'));
+    expect(runCli(['build', '--max-warnings', '0'], dir).code).toBe(0);
+    for (const bad of ['-1', 'two', '1.5', '']) expect(runCli(['build', '--max-warnings', bad], dir).code, bad).toBe(2);
+  });
+
   it('--check --format json says fail whenever it exits 1, stale output included', () => {
     expect(runCli(['build'], dir).code).toBe(0);
     const fresh = runCli(['build', '--check', '--format', 'json'], dir);

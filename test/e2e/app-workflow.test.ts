@@ -165,7 +165,7 @@ describe('an app that installs the packed toolkit', () => {
     expect(init.code, explain(init)).toBe(0);
     expect(init.stdout).toContain('sops/example_support.md');
     const scripts = JSON.parse(readFileSync(sop('package.json'), 'utf8')).scripts;
-    expect(scripts).toMatchObject({ 'build:sops': 'sop build', 'check:sops': 'sop build --check' });
+    expect(scripts).toMatchObject({ 'build:sops': 'sop build', 'check:sops': 'sop build --check --max-warnings 0' });
     expect(JSON.parse(readFileSync(sop('.mcp.json'), 'utf8')).mcpServers.sop).toEqual({ command: 'npx', args: ['--no', 'sop', 'serve'] });
   });
 
