@@ -71,6 +71,11 @@ export interface McpServerRef {
   readonly timeout_ms?: number;
   /** What the server is for, as the author describes it (shown where the server is described). */
   readonly description?: string;
+  /**
+   * Over HTTP: `streamable-http` (the default), or `sse`, the legacy HTTP+SSE transport (2024-11-05) many servers still
+   * serve (a `url` ending in `/sse` means it too).
+   */
+  readonly transport?: 'streamable-http' | 'sse';
 }
 
 /**

@@ -38,7 +38,8 @@ const policy = z.strictObject({
 });
 const stringMap = z.record(z.string().min(1), z.string());
 /**
- * A domain server: stdio (`command` …) or Streamable HTTP (`url` …); which keys go together is `mcp-servers.ts`'s
+ * A domain server: stdio (`command` …) or over HTTP (`url` …: Streamable HTTP, or the legacy HTTP+SSE transport with
+ * `transport: sse` or a `url` ending in `/sse`); which keys go together is `mcp-servers.ts`'s
  * business. Another key is a warning (SOP004) and is not kept: SOPs written for other tools describe their servers
  * with keys of their own.
  */
@@ -52,6 +53,7 @@ const mcpServer = z.looseObject({
   cwd: z.string().min(1).optional(),
   timeout_ms: z.number().int().min(1).max(3_600_000).optional(),
   description: z.string().optional(),
+  transport: z.enum(['streamable-http', 'sse'], { error: 'must be streamable-http or sse' }).optional(),
 });
 const SERVER_KEYS = Object.keys(mcpServer.shape);
 /**
@@ -267,7 +269,7 @@ function remediationFor(path: readonly (string | number)[]): string | undefined 
     case 'hubs':
       return 'Use a list of node ids, e.g. `hubs: [ROUTE]`.';
     case 'mcp_servers':
-      return 'Each server needs a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`), and may have a `timeout_ms` and a `description`; see "Domain servers" in docs/sop-format.md.';
+      return 'Each server needs a `name`, and a `command` (with `args`, `env`, `cwd`) or a `url` (with `headers`, `transport`), and may have a `timeout_ms` and a `description`; see "Domain servers" in docs/sop-format.md.';
     case 'escalation_node':
       return 'Name the node a node that used up its `max_visits` escalates to, e.g. `escalation_node: ESCALATE_HUMAN`.';
     case 'policies':

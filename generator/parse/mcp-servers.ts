@@ -18,7 +18,7 @@ import { quoted } from '../diagnostics/quoted.js';
 import type { YamlBlock } from './yaml-block.js';
 
 const STDIO_KEYS = ['command', 'args', 'env', 'cwd'] as const;
-const HTTP_KEYS = ['url', 'headers'] as const;
+const HTTP_KEYS = ['url', 'headers', 'transport'] as const;
 /** Header names that carry credentials. */
 const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie)$|api[-_]?key|token|secret|password|auth/i;
 /** Environment variable names that hold credentials. */

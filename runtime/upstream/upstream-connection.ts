@@ -2,7 +2,8 @@
  * One domain server, as the gateway's MCP client: one connection per server per process, shared by every run
  * (a stdio server per run would be a process per conversation). It connects with the SDK's v2 `Client` in `auto`
  * version negotiation, so a server of either protocol era works (a 2026-07-28 server is probed with
- * `server/discover`; a 2025 one falls back to `initialize`).
+ * `server/discover`; a 2025 one falls back to `initialize`), over stdio, Streamable HTTP, or the legacy HTTP+SSE
+ * transport (`transport: sse`, or a url ending in `/sse`).
  *
  * What it guarantees the caller:
  *   - a call gets an outcome, never an exception and never a hang: the server's answer, or a failure saying
@@ -22,6 +23,7 @@ import {
   SdkError,
   SdkErrorCode,
   SdkHttpError,
+  SSEClientTransport,
   StreamableHTTPClientTransport,
   type CallToolResult,
   type Tool,
@@ -89,7 +91,7 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
   let delay = backoff.initialMs;
   let timer: NodeJS.Timeout | undefined;
   let client: Client | undefined;
-  let transport: StdioClientTransport | StreamableHTTPClientTransport | undefined;
+  let transport: StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport | undefined;
   let tools: readonly Tool[] = [];
   let closed = false;
   /** Whether a listing succeeded before: the first one is read by the pool, later ones are announced. */
@@ -217,7 +219,17 @@ export function openUpstream(options: UpstreamConnectionOptions): UpstreamConnec
   };
 }
 
-function transportFor(spec: UpstreamSpec, logger: Logger): StdioClientTransport | StreamableHTTPClientTransport {
+function transportFor(spec: UpstreamSpec, logger: Logger): StdioClientTransport | StreamableHTTPClientTransport | SSEClientTransport {
+  if (spec.kind === 'http' && spec.sse === true) {
+    // The legacy HTTP+SSE transport: a GET event stream, POSTs to the endpoint it names; the 2024-11-05 era.
+    const headers = { ...spec.headers };
+    return new SSEClientTransport(spec.url, {
+      requestInit: { headers },
+      eventSourceInit: {
+        fetch: (url, init) => fetch(url, { ...init, headers: { ...(init?.headers as Record<string, string>), ...headers } }),
+      },
+    });
+  }
   if (spec.kind === 'http') return new StreamableHTTPClientTransport(spec.url, { requestInit: { headers: { ...spec.headers } } });
   const transport = new StdioClientTransport({
     command: spec.command,

@@ -34,6 +34,8 @@ export interface HttpSpec extends SpecBase {
   readonly kind: 'http';
   readonly url: URL;
   readonly headers: Readonly<Record<string, string>>;
+  /** The legacy HTTP+SSE transport (`transport: sse`, or a url ending in `/sse`); else Streamable HTTP. */
+  readonly sse?: true;
 }
 
 export type UpstreamSpec = StdioSpec | HttpSpec;
@@ -82,8 +84,9 @@ export function resolveUpstream(
     if (url.protocol !== 'http:' && url.protocol !== 'https:') {
       return { ok: false, error: `server ${ref.name}: url ${url.href} is not http(s)` };
     }
-    const key = JSON.stringify(['http', ref.name, url.href, Object.entries(headers).sort(), timeoutMs]);
-    return { ok: true, spec: { kind: 'http', name: ref.name, url, headers, timeoutMs, key } };
+    const sse = ref.transport === 'sse' || (ref.transport === undefined && /\/sse\/?$/.test(url.pathname));
+    const key = JSON.stringify(['http', ref.name, url.href, Object.entries(headers).sort(), timeoutMs, sse]);
+    return { ok: true, spec: { kind: 'http', name: ref.name, url, headers, timeoutMs, key, ...(sse ? { sse: true as const } : {}) } };
   }
   return { ok: false, error: `server ${ref.name} has neither command nor url` };
 }
@@ -95,5 +98,5 @@ export function describeSpec(spec: UpstreamSpec): string {
   shown.username = '';
   shown.password = '';
   shown.search = '';
-  return shown.href;
+  return spec.sse === true ? `${shown.href}, HTTP+SSE` : shown.href;
 }

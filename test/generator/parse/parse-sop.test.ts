@@ -200,6 +200,33 @@ describe('parseSop + buildModel', () => {
     expect(model?.mcpServers).toEqual([{ name: 'retail', url: 'http://localhost:8000/mcp', description: 'Retail order tools' }]);
   });
 
+  it('takes `transport: sse` for a server on the legacy HTTP+SSE transport, and refuses it for a stdio server', () => {
+    const sse = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmcp_servers:\n  - name: legacy\n    url: http://localhost:8000/events\n    transport: sse\n---',
+      ),
+    );
+    expect(sse.diagnostics).toEqual([]);
+    expect(sse.model?.mcpServers).toEqual([{ name: 'legacy', url: 'http://localhost:8000/events', transport: 'sse' }]);
+    const stdio = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace('tools: [lookup]\n---', 'tools: [lookup]\nmcp_servers:\n  - name: s\n    command: node\n    transport: sse\n---'),
+    );
+    expect(stdio.diagnostics.map((d) => [d.code, d.message])).toEqual([['SOP060', '`transport` does not apply to the stdio server `s`.']]);
+    const wrong = compileSop(
+      'sops/demo.md',
+      BASE_SOP.replace(
+        'tools: [lookup]\n---',
+        'tools: [lookup]\nmcp_servers:\n  - name: s\n    url: http://x/mcp\n    transport: websocket\n---',
+      ),
+    );
+    expect(wrong.diagnostics.map((d) => [d.code, d.message])).toEqual([
+      ['SOP003', expect.stringContaining('must be streamable-http or sse')],
+    ]);
+  });
+
   it('names the valid keys of a server with an unknown one, and the closest', () => {
     const { diagnostics } = compileSop(
       'sops/demo.md',
@@ -214,7 +241,7 @@ describe('parseSop + buildModel', () => {
         'warning',
         8,
         5,
-        "Unknown key `descripton` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description.",
+        "Unknown key `descripton` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description, transport.",
         'Did you mean `description`?',
       ],
       [
@@ -222,7 +249,7 @@ describe('parseSop + buildModel', () => {
         'warning',
         9,
         5,
-        "Unknown key `notes` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description.",
+        "Unknown key `notes` in server `s` (`mcp_servers.0`): it is not used. A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description, transport.",
         'Remove the key, or move what it says into `description`.',
       ],
     ]);
