@@ -90,7 +90,21 @@ describe('sop diff', () => {
     expect(retail.nodes).toMatchObject({ added: [], removed: ['END_OTHER'], renamed: [{ from: 'IS_PENDING', to: 'ORDER_PENDING' }] });
     expect(retail.edges.added).toEqual([{ from: 'ROUTE', to: 'END_DENIED', condition: 'anything else' }]);
     expect(retail.edges.removed).toEqual([{ from: 'ROUTE', to: 'END_OTHER', condition: 'anything else' }]);
-    expect(retail.prompts).toEqual([{ node: 'DO_CANCEL', change: 'changed', lines_added: 1, lines_removed: 1 }]);
+    expect(retail.prompts).toEqual([
+      {
+        node: 'DO_CANCEL',
+        change: 'changed',
+        lines_added: 1,
+        lines_removed: 1,
+        hunks: [
+          {
+            removed: ['Read the order back, ask the customer to confirm with an explicit yes, then cancel it.'],
+            added: ['Read the order back to the customer, ask them to confirm with an explicit yes, then cancel it.'],
+          },
+        ],
+      },
+    ]);
+    expect(retail.prose).toBeNull();
     expect(retail.tools).toEqual([{ node: 'CHK_CANCEL', added: ['cancel_pending_order'], removed: [] }]);
     expect(retail.policies).toEqual([{ id: 'confirm_before_changes', change: 'removed', details: [] }]);
     expect(retail.paths.disappeared.some((path) => path.includes('END_OTHER'))).toBe(true);
@@ -119,6 +133,69 @@ describe('sop diff', () => {
     expect(run.stdout).toContain('- **prompts**: `DO_CANCEL` changed (+1 −1 lines)');
     expect(run.stdout).toContain('- **tools**: `CHK_CANCEL` +cancel_pending_order');
     expect(run.stdout.indexOf('### Risks')).toBeLessThan(run.stdout.indexOf('### `retail_orders`'));
+  });
+
+  it('shows the changed prompt and prose lines and the golden paths collapsed, and a removed node the text still names', () => {
+    const old = git('show', 'main:sops/retail_orders.md');
+    const now = replaced(
+      replaced(
+        replaced(old, '    ROUTE -->|anything else| END_OTHER([Hand over to a colleague])\n', '    ROUTE -->|anything else| END_DENIED\n'),
+        'Ask for the order id and look the order up.',
+        'Ask for the order id and look the order up.\nFor anything else, go to END_OTHER.',
+      ),
+      '## Role\n',
+      '## Role\nAlways greet the customer by name.\n',
+    );
+    writeFileSync(join(repo, 'old-orders.md'), old);
+    writeFileSync(join(repo, 'new-orders.md'), now);
+    const json = diffJson('old-orders.md', 'new-orders.md');
+    const agent = json.agents.find((a) => a.agent === 'retail_orders')!;
+    expect(agent.prose).toEqual({
+      lines_added: 1,
+      lines_removed: 0,
+      hunks: [{ removed: [], added: ['Always greet the customer by name.'] }],
+    });
+    expect(agent.prompts).toEqual([
+      {
+        node: 'CHK_CANCEL',
+        change: 'changed',
+        lines_added: 1,
+        lines_removed: 0,
+        hunks: [{ removed: [], added: ['For anything else, go to END_OTHER.'] }],
+      },
+    ]);
+    const line = now.split('\n').indexOf('For anything else, go to END_OTHER.') + 1;
+    expect(json.risks.find((risk) => risk.kind === 'mentioned-node')?.message).toBe(
+      `node END_OTHER removed, but the prose or a prompt still names it (new-orders.md:${line}:26): the agent would look for a step that is not there`,
+    );
+    const markdown = runCli(['diff', 'old-orders.md', 'new-orders.md'], repo).stdout;
+    expect(markdown).toContain('- ⚠️ `retail_orders`: node END_OTHER removed, but the prose or a prompt still names it');
+    expect(markdown).toContain('- **prose**: the system prompt changed (+1 −0 lines)');
+    expect(markdown).toContain('- **prompts**: `CHK_CANCEL` changed (+1 −0 lines)');
+    expect(markdown).toContain(
+      [
+        '<details><summary>What the prompts and the prose say now (2 changed)</summary>',
+        '',
+        '**prose** (the system prompt)',
+        '',
+        '```diff',
+        '+ Always greet the customer by name.',
+        '```',
+        '',
+        '`CHK_CANCEL` changed',
+        '',
+        '```diff',
+        '+ For anything else, go to END_OTHER.',
+        '```',
+        '',
+        '</details>',
+      ].join('\n'),
+    );
+    expect(markdown).toMatch(
+      /<details><summary>Golden paths: 4 appeared, 4 disappeared<\/summary>\n\n(- \+ `START → [^`]*`\n){4}(- − `START → [^`]*`\n){4}\n<\/details>/,
+    );
+    expect(markdown).toMatch(/- − `START → [^`]* → ROUTE → END_OTHER`/);
+    expect(markdown).not.toMatch(/^ {2}- − /m); // the paths are no longer listed open under the summary line
   });
 
   it('is a CI gate with --fail-on risk or change', () => {

@@ -14,6 +14,7 @@ import { compositionDiagnostics } from '../../build/composition-diagnostics.js';
 import { checkProject } from '../../check/check-project.js';
 import { compileSop } from '../../compile-sop.js';
 import { compareDiagnostics, type Diagnostic } from '../../diagnostics/diagnostic.js';
+import type { ModelMention } from '../../model/sop-model.js';
 
 export interface CompiledSide {
   /** What it is, for people: `main@3f2a1c9`, `working tree`, a file path. */
@@ -26,6 +27,8 @@ export interface CompiledSide {
   readonly unbuilt: ReadonlyMap<string, string>;
   /** The files read. */
   readonly files: readonly string[];
+  /** Per agent built, its file and the node ids its prose and prompts mention (`sop diff` names a removed one). */
+  readonly mentions: ReadonlyMap<string, { readonly file: string; readonly mentions: readonly ModelMention[] }>;
 }
 
 export function compileSide(label: string, sources: readonly SourceFile[]): CompiledSide {
@@ -37,15 +40,19 @@ export function compileSide(label: string, sources: readonly SourceFile[]): Comp
   const failing = new Set(errors.map((d) => d.file));
   const agents = new Map<string, CompiledSop>();
   const unbuilt = new Map<string, string>();
+  const mentions = new Map<string, { file: string; mentions: readonly ModelMention[] }>();
   for (const c of compiled) {
     if (failing.has(c.file)) {
       if (c.model !== null && !unbuilt.has(c.model.agent)) unbuilt.set(c.model.agent, c.file);
       continue;
     }
     const agent = compiledAgentOf(c);
-    if (agent.ok) agents.set(agent.sop.meta.agent, agent.sop);
+    if (agent.ok) {
+      agents.set(agent.sop.meta.agent, agent.sop);
+      mentions.set(agent.sop.meta.agent, { file: c.file, mentions: c.model?.mentions ?? [] });
+    }
   }
-  return { label, agents, errors, unbuilt, files: compiled.map((c) => c.file) };
+  return { label, agents, errors, unbuilt, files: compiled.map((c) => c.file), mentions };
 }
 
 /** A side's agent expanded with the SOPs it calls on that side, or the agent itself when that fails. */

@@ -3,6 +3,8 @@
  *   - `does-not-build`: the new version has errors (its agents are not served until they are fixed);
  *   - `agent-removed`, `removed-node`: runs standing on them cannot move to the new version (a `renames` entry turns
  *     a removed node into `renamed-node`: runs on it can move, `sop runs migrate` applies it);
+ *   - `mentioned-node`: a node removed or renamed that the new version's prose or prompts still name ("go to
+ *     IS_GC_OK"): the agent is told to go to a step that is not there;
  *   - `entry-changed`: every run's path starts at the old entry node;
  *   - `tool-before-confirmation`, `policy-broken`: a policy of the old version, applied to the new graph (its nodes
  *     read through the renames, its tools wherever the new version offers them, the sub-flows expanded), no longer
@@ -25,6 +27,7 @@ export type RiskKind =
   | 'agent-removed'
   | 'removed-node'
   | 'renamed-node'
+  | 'mentioned-node'
   | 'entry-changed'
   | 'tool-before-confirmation'
   | 'policy-broken'
@@ -79,6 +82,7 @@ export function risksOf(base: CompiledSide, head: CompiledSide, agents: readonly
         message: `node ${from} renamed to ${to} (declared): runs on it move with sop runs migrate, which applies the rename`,
       });
     }
+    risks.push(...mentionedNodes(agent, diff, head));
     if (renamedIn(after, before.transitions.entry) !== after.transitions.entry) {
       risks.push({
         agent,
@@ -120,6 +124,29 @@ export function risksOf(base: CompiledSide, head: CompiledSide, agents: readonly
     }
   }
   return risks;
+}
+
+/** Places shown per node a mention names; the rest are counted. */
+const MENTIONS_SHOWN = 3;
+
+/** The nodes removed or renamed that the new version's text still names, with where. */
+function mentionedNodes(agent: string, diff: AgentDiff, head: CompiledSide): DiffRisk[] {
+  const side = head.mentions.get(agent);
+  if (side === undefined) return [];
+  const gone = [...diff.nodes.removed.map((id) => [id, null] as const), ...diff.nodes.renamed.map((r) => [r.from, r.to] as const)];
+  return gone.flatMap(([id, now]) => {
+    const places = side.mentions.filter((m) => m.id === id).map((m) => `${side.file}:${m.span.start.line}:${m.span.start.column}`);
+    if (places.length === 0) return [];
+    const more = places.length > MENTIONS_SHOWN ? ` and ${places.length - MENTIONS_SHOWN} more` : '';
+    return [
+      {
+        agent,
+        kind: 'mentioned-node' as const,
+        ...(now === null ? {} : { node: now }),
+        message: `node ${id} ${now === null ? 'removed' : `renamed to ${now}`}, but the prose or a prompt still names it (${places.slice(0, MENTIONS_SHOWN).join(', ')}${more}): the agent would look for a step that is not there`,
+      },
+    ];
+  });
 }
 
 /** The policy changes that weaken it (`semantic-diff.ts` words them). */

@@ -1,12 +1,17 @@
 /**
  * `sop diff` for people: markdown made for a pull request comment (the risks first, then each changed agent's
- * changes by kind, unchanged agents counted), or the JSON (`sop-diff/1`) as it is, for tools. Ids and labels are
- * the author's text: in markdown they go into code spans, with backticks escaped as the span needs.
+ * changes by kind, unchanged agents counted), or the JSON (`sop-diff/1`) as it is, for tools. What is long comes
+ * collapsed (`<details>`), under a summary line: the changed lines of each prompt and of the prose (old and new, as a
+ * `diff` block), and the golden paths that appeared or disappeared. Ids and labels are the author's text: in markdown
+ * they go into code spans, with backticks escaped as the span needs.
  */
+import type { LineChanges } from './line-changes.js';
 import type { AgentDiff, SopDiff } from './semantic-diff.js';
 
 /** Golden paths listed per side; the rest are counted. */
 const PATHS_SHOWN = 10;
+/** Changed lines shown per prompt (or the prose); the rest are counted. */
+const LINES_SHOWN = 40;
 
 export function renderDiffJson(diff: SopDiff): string {
   return `${JSON.stringify(diff, null, 2)}\n`;
@@ -88,20 +93,53 @@ function agentSection(agent: AgentDiff): string[] {
     agent.policies.map((p) => `${code(p.id)} ${p.change}${p.details.length === 0 ? '' : ` (${p.details.join('; ')})`}`),
   );
   const { paths } = agent;
+  if (agent.prose !== null)
+    out.push(`- **prose**: the system prompt changed (+${agent.prose.lines_added} −${agent.prose.lines_removed} lines)`);
   if (paths.appeared.length + paths.disappeared.length > 0) {
     out.push(
       `- **golden paths** (${paths.base} → ${paths.head}): ${paths.appeared.length} appeared, ${paths.disappeared.length} disappeared`,
+    );
+  }
+  const texts = [
+    ...(agent.prose === null ? [] : [{ title: '**prose** (the system prompt)', changes: agent.prose }]),
+    ...agent.prompts.map((p) => ({ title: `${code(p.node)} ${p.change}`, changes: p as LineChanges })),
+  ];
+  if (texts.length > 0) {
+    out.push('', `<details><summary>What the prompts and the prose say now (${texts.length} changed)</summary>`, '');
+    for (const { title, changes } of texts) out.push(title, '', ...diffBlock(changes), '');
+    out.push('</details>');
+  }
+  if (paths.appeared.length + paths.disappeared.length > 0) {
+    out.push(
+      '',
+      `<details><summary>Golden paths: ${paths.appeared.length} appeared, ${paths.disappeared.length} disappeared</summary>`,
+      '',
     );
     for (const [sign, list] of [
       ['+', paths.appeared],
       ['−', paths.disappeared],
     ] as const) {
-      for (const path of list.slice(0, PATHS_SHOWN)) out.push(`  - ${sign} ${code(path)}`);
-      if (list.length > PATHS_SHOWN) out.push(`  - ${sign} … and ${list.length - PATHS_SHOWN} more`);
+      for (const path of list.slice(0, PATHS_SHOWN)) out.push(`- ${sign} ${code(path)}`);
+      if (list.length > PATHS_SHOWN) out.push(`- ${sign} … and ${list.length - PATHS_SHOWN} more`);
     }
+    out.push('', '</details>');
   }
   if (out.length === 2) out.push('Compiled the same apart from its text (its version hash changed).');
   return out;
+}
+
+/** The changed lines as a fenced `diff` block (old lines `-`, new lines `+`, hunks apart by `@@`), long ones cut. */
+function diffBlock(changes: LineChanges): string[] {
+  const lines: string[] = [];
+  for (const [i, hunk] of changes.hunks.entries()) {
+    if (i > 0) lines.push('@@');
+    lines.push(...hunk.removed.map((line) => `- ${line}`), ...hunk.added.map((line) => `+ ${line}`));
+  }
+  const shown = lines.slice(0, LINES_SHOWN);
+  if (lines.length > LINES_SHOWN) shown.push(`… and ${lines.length - LINES_SHOWN} more changed lines`);
+  const longest = Math.max(2, ...shown.flatMap((line) => [...line.matchAll(/`+/g)].map((m) => m[0].length)));
+  const fence = '`'.repeat(longest + 1);
+  return [`${fence}diff`, ...shown, fence];
 }
 
 /** A markdown code span holding `text` exactly. */

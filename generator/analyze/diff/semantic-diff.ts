@@ -12,6 +12,7 @@ import { compareCodeUnits } from '../../model/naming.js';
 import { DEFAULT_PATH_LIMITS, type GoldenPath, goldenPaths } from '../golden-paths.js';
 import { type CompiledSide, expandedOn, renamedIn } from './compiled-side.js';
 import { type DiffRisk, risksOf } from './diff-risks.js';
+import { type LineChanges, lineChanges } from './line-changes.js';
 
 export const DIFF_FORMAT = 'sop-diff/1';
 
@@ -45,12 +46,13 @@ export interface AgentDiff {
     readonly removed: readonly EdgeInfo[];
     readonly relabelled: readonly (EdgeInfo & { readonly before: string | null })[];
   };
-  readonly prompts: readonly {
+  /** Each prompt added, removed or changed, with its lines removed and added (`hunks`, in order). */
+  readonly prompts: readonly ({
     readonly node: string;
     readonly change: 'added' | 'removed' | 'changed';
-    readonly lines_added: number;
-    readonly lines_removed: number;
-  }[];
+  } & LineChanges)[];
+  /** The system prompt's prose (its sections, the flowchart's Mermaid block aside), when it changed. */
+  readonly prose: LineChanges | null;
   readonly tools: readonly { readonly node: string; readonly added: readonly string[]; readonly removed: readonly string[] }[];
   readonly limits: readonly { readonly node: string; readonly before: string | null; readonly after: string | null }[];
   readonly evidence: readonly { readonly node: string; readonly before: string | null; readonly after: string | null }[];
@@ -97,6 +99,7 @@ function diffAgent(agent: string, baseSide: CompiledSide, headSide: CompiledSide
     nodes: { added: [], removed: [], renamed: [], relabelled: [], reshaped: [] },
     edges: { added: [], removed: [], relabelled: [] },
     prompts: [],
+    prose: null,
     tools: [],
     limits: [],
     evidence: [],
@@ -143,6 +146,7 @@ function diffAgent(agent: string, baseSide: CompiledSide, headSide: CompiledSide
     },
     edges: diffEdges(base, head, map),
     prompts: kept.flatMap((id) => promptChange(entryOf(base.prompts, id)?.prompt, entryOf(head.prompts, map(id))?.prompt, map(id))),
+    prose: proseChange(base, head),
     tools: kept.flatMap((id) => {
       const before = entryOf(base.toolsByNode, id) ?? [];
       const after = entryOf(head.toolsByNode, map(id)) ?? [];
@@ -193,29 +197,16 @@ function diffEdges(base: CompiledSop, head: CompiledSop, map: (id: string) => st
 
 function promptChange(before: string | undefined, after: string | undefined, node: string): AgentDiff['prompts'] {
   if (before === after) return [];
-  const a = before === undefined ? [] : before.split('\n');
-  const b = after === undefined ? [] : after.split('\n');
-  const common = commonLines(a, b);
-  return [
-    {
-      node,
-      change: before === undefined ? 'added' : after === undefined ? 'removed' : 'changed',
-      lines_added: b.length - common,
-      lines_removed: a.length - common,
-    },
-  ];
+  return [{ node, change: before === undefined ? 'added' : after === undefined ? 'removed' : 'changed', ...lineChanges(before, after) }];
 }
 
-/** Lines two texts share in order (longest common subsequence); past 2,000 lines each, lines equal by position. */
-function commonLines(a: readonly string[], b: readonly string[]): number {
-  if (a.length > 2000 || b.length > 2000) return a.filter((line, i) => b[i] === line).length;
-  let previous = new Array<number>(b.length + 1).fill(0);
-  for (const line of a) {
-    const row = new Array<number>(b.length + 1).fill(0);
-    for (let j = 0; j < b.length; j++) row[j + 1] = line === b[j] ? previous[j]! + 1 : Math.max(previous[j + 1]!, row[j]!);
-    previous = row;
-  }
-  return previous[b.length]!;
+/** The system prompt's changes, its Mermaid block left out (the flowchart's changes are the edges' and nodes'). */
+function proseChange(base: CompiledSop, head: CompiledSop): LineChanges | null {
+  const prose = (sop: CompiledSop) =>
+    sop.flowchart === '' ? sop.systemPrompt : sop.systemPrompt.replace(sop.flowchart, '(the flowchart)');
+  const before = prose(base);
+  const after = prose(head);
+  return before === after ? null : lineChanges(before, after);
 }
 
 function keyedChanges(
