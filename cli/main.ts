@@ -4,8 +4,8 @@
  * `inspect FILE` (print what the compiler understood of one SOP), `serve` (the MCP server), `bundle` (write
  * the one-file server), `runs` (the runs in a store and their audit logs, and moving them to a new version), `paths`
  * (an agent's golden paths), `diff` (what a change to the SOPs does, for review),
- * `replay` (check a finished conversation against its SOP), and the authoring tools `lsp` (the language server)
- * and `preview` (the live page). Each command lives in its own
+ * `replay` (check a finished conversation against its SOP), `discover` (draft a SOP from agent logs), and the
+ * authoring tools `lsp` (the language server) and `preview` (the live page). Each command lives in its own
  * module and is imported only when chosen, so `serve` never loads the compiler and a no-op `build` never loads
  * ts-morph.
  *
@@ -59,6 +59,10 @@ Commands:
                    without (the walk that best explains the calls: fitness, deviations). Several files or a folder:
                    one row each, totals per deviation kind and per node. Exit 0 pass, 1 fail
       --agent NAME      --format text|json|csv      --outcomes FILE (transcript -> success: means and AUC)
+  discover FILE...|DIR --agent NAME  Draft an editable SOP from agent logs (the formats replay reads): the opening,
+                   a ROUTE hub, one flow per intent, mined with the Inductive Miner; compiled, and the logs scored
+                   against it. --against SOP_FILE compares practice with a written SOP
+      --out FILE        --outcomes FILE --only-successes      --noise N (default 0.2)      --format text|json
   lsp              The language server for SOP files, on stdin/stdout (diagnostics, hover, go to definition,
                    references, rename, completion, quick fixes, outline): point your editor's LSP client at it
   preview [FILE]   A local page that draws the SOP as you save it: the flowchart with its diagnostics, node
@@ -87,6 +91,8 @@ async function main(argv: readonly string[]): Promise<number> {
       return (await import('./commands/diff.js')).runDiff(rest);
     case 'replay':
       return (await import('./commands/replay.js')).runReplay(rest);
+    case 'discover':
+      return (await import('./commands/discover.js')).runDiscover(rest);
     case 'lsp':
       return (await import('./commands/lsp.js')).runLsp(rest);
     case 'preview':
