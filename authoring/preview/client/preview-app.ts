@@ -223,16 +223,36 @@ function renderWalk(view: PreviewView): void {
   const current = walk?.steps.at(-1);
   ui.walk.dataset['current'] = current?.valid ? current.move : '';
   ui.walk.dataset['terminal'] = String(current?.terminal ?? false);
+  const here = view.nodes.find((n) => n.id === (current?.valid ? current.move : undefined));
   ui.next.replaceChildren(
     ...(walk === null || state.moves.length === 0
       ? []
       : walk.next.map((id) => {
-          const button = element('button', { text: id, data: { node: id } });
+          const why = moveReason(view, here, id);
+          const button = element('button', { data: { node: id, condition: why }, title: `goto_node("${id}")` }, [
+            element('span', { className: 'move-id', text: id }),
+            ...(why === '' ? [] : [element('span', { className: 'move-why', text: why })]),
+          ]);
           button.type = 'button';
           button.addEventListener('click', () => void move(id));
           return button;
         })),
   );
+}
+
+/**
+ * Why a move is offered, for its button: the conditions of the edges from here to it (and what data decides them),
+ * "no condition" for an unlabelled edge; a move that is no edge is a hub or the entry node (a restart).
+ */
+function moveReason(view: PreviewView, here: NodeDetails | undefined, to: string): string {
+  const edges = (here?.outgoing ?? []).filter((e) => e.node === to);
+  if (edges.length > 0) {
+    return edges
+      .map((e) => `${e.condition === null ? 'no condition' : `if “${e.condition}”`}${e.when === undefined ? '' : ` (when ${e.when})`}`)
+      .join(' or ');
+  }
+  const node = view.nodes.find((n) => n.id === to);
+  return node?.entry ? 'restart at the entry node' : node?.hub ? 'back to the hub' : '';
 }
 
 function pretty(text: string): string {
