@@ -23,7 +23,7 @@ import { legalTargets } from '../transitions.js';
 import { passesOnPath } from '../frames.js';
 import { entitiesNamed, unprovenEntity } from './evidence.js';
 import type { ConfirmationGuard, RunRules } from './rules.js';
-import type { RunState } from './state.js';
+import type { PendingConfirmation, RunState } from './state.js';
 
 /** The rule that decided a domain call. */
 export type CallRule = 'node-tools' | 'no-position' | 'not-in-sop' | 'policy' | 'evidence' | 'data' | 'unknown-outcome' | 'confirmation';
@@ -38,6 +38,8 @@ export type ConfirmationInput =
       readonly canAsk: boolean;
       readonly answer?: { readonly id: string; readonly yes: boolean } | undefined;
       newId(): string;
+      /** The time now (ms since the epoch): a question is asked at it, and an answer to one asked too long ago is refused. */
+      readonly now: number;
     }
   /**
    * A replay: whether the conversation shows the user's yes for this call (what was said, or the audit's record); for
@@ -234,26 +236,16 @@ function decideConfirmation(
       : refuse(`${tool}${input.why ?? ` was called without the user's explicit yes (policy ${guard.policy})`}`);
   }
   const depth = state.path.length - 1;
-  const asked = state.asked;
-  const digest = input.digest();
-  const answered =
-    input.answer !== undefined &&
-    asked !== undefined &&
-    asked.id === input.answer.id &&
-    asked.tool === tool &&
-    asked.digest === digest &&
-    asked.node === node &&
-    asked.depth === depth;
-  if (answered && input.answer?.yes === true) return forward('yes');
-  if (answered) {
+  if (input.answer !== undefined) {
+    const stale = staleAnswer(state.asked, input.answer.id, { tool, digest: input.digest(), node, depth }, input.now);
+    if (stale !== undefined) return refuse(`${stale} Nothing was sent: call ${tool} again to ask the user again.`);
+    if (input.answer.yes) return forward('yes');
     return refuse(`The user did not allow ${tool}: nothing was sent. Tell them, and ask what they want instead.`, { confirmation: 'no' });
   }
   if (input.canAsk) {
     const id = input.newId();
-    return {
-      decision: { kind: 'ask', rule: 'confirmation', policy: guard.policy, id },
-      state: { ...state, asked: { id, tool, digest, node, depth, policy: guard.policy } },
-    };
+    const asked = { id, tool, digest: input.digest(), node, depth, policy: guard.policy, at: input.now };
+    return { decision: { kind: 'ask', rule: 'confirmation', policy: guard.policy, id }, state: { ...state, asked } };
   }
   const passes = state.passes ?? [];
   const pass = passes.find((p) => guard.steps.includes(p.node) && p.depth < state.path.length && state.path[p.depth] === p.node);
@@ -269,6 +261,32 @@ function decideConfirmation(
       `one call each time the run enters it.${steps.includes(node) ? ` It was already used in this visit of ${node}.` : ''}`,
     { valid_next: legalTargets(rules.sop.transitions, state.path, state.visits, state.forks) },
   );
+}
+
+/** How long the user's answer to a question is good for: as long as the MCP SDK waits for one. */
+export const QUESTION_LIFETIME_MS = 10 * 60_000;
+
+/**
+ * Why an answer cannot be taken for this call, if it cannot: it must name the run's open question (its request state
+ * came back unchanged, and was not used already), be about exactly this call where the run stands, and come in time.
+ */
+function staleAnswer(
+  asked: PendingConfirmation | undefined,
+  id: string,
+  call: Pick<PendingConfirmation, 'tool' | 'digest' | 'node' | 'depth'>,
+  now: number,
+): string | undefined {
+  if (asked === undefined) return 'This answer is for no open question of this run: it was used already, or the run moved on since.';
+  if (asked.id !== id)
+    return 'This answer does not match the question the run asked (its request state was changed, or is from an earlier question).';
+  if (asked.tool !== call.tool || asked.digest !== call.digest) {
+    return `This answer was given about another call (${asked.tool} with the arguments the user was shown), not this one.`;
+  }
+  if (asked.node !== call.node || asked.depth !== call.depth) return `The run moved since the user was asked (at ${asked.node}).`;
+  if (asked.at !== undefined && now - asked.at > QUESTION_LIFETIME_MS) {
+    return `The question expired: it was asked ${Math.round((now - asked.at) / 60_000)} minutes ago, and an answer is good for ${QUESTION_LIFETIME_MS / 60_000}.`;
+  }
+  return undefined;
 }
 
 /** A pending question is for one call: any other call (or a move) drops it. */

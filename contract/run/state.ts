@@ -71,6 +71,8 @@ export interface PendingConfirmation {
   readonly node: string;
   readonly depth: number;
   readonly policy: string;
+  /** When it was asked (ms since the epoch); absent in runs stored before questions expired. */
+  readonly at?: number;
 }
 
 /** What a run remembers between calls. Plain JSON. */

@@ -8,12 +8,13 @@
  * another method, a 2026-07-28 request envelope or standard header (`Mcp-Method`, `Mcp-Name`), an `Accept` or an
  * `MCP-Protocol-Version` the SDK would refuse. The answer is what the SDK's handler would send, as
  * `application/json` rather than a one-event stream: a 2025-era client accepts both (it must send an `Accept` with
- * both to get here), and a tool call here never streams (2025-era HTTP requests cannot be asked anything mid-call,
- * and the server sends no progress).
+ * both to get here), and a tool call here never streams (the server sends no progress; a gateway session that can be
+ * asked mid-call goes to `asking-tool-call.ts`).
  */
-import { type CallToolResult, type JSONRPCMessage, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, type JSONRPCResponse, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { type Caller, isQuestion, type SessionService } from '../service/session-service.js';
+import { type CallQuestion, type Caller, isQuestion, type SessionService } from '../service/session-service.js';
+import type { CallRequest } from '../service/tracing.js';
 import { principalOf } from './auth.js';
 import { INTERNAL_ERROR } from './json-rpc-error.js';
 
@@ -55,20 +56,29 @@ export async function answerPlainToolCall(
   sessionId: string | undefined,
 ): Promise<void> {
   const caller: Caller = { principal: principalOf(req), sessionId, channel: 'request' };
-  let result: CallToolResult;
+  const reply = await toolCallReply(service, call, caller, { canAsk: false });
+  // canAsk is false, so the service never asks a question here.
+  if ('question' in reply) throw new Error('a tool call that cannot ask was answered with a question');
+  res.status(200).json(reply);
+}
+
+/** The JSON-RPC response to the call (a result or an error), or the question the service asks first. */
+export async function toolCallReply(
+  service: SessionService,
+  call: PlainToolCall,
+  caller: Caller,
+  request: Pick<CallRequest, 'canAsk' | 'answer'>,
+): Promise<JSONRPCResponse | CallQuestion> {
   try {
-    const answer = await service.callTool(call.name, call.arguments, caller, { meta: call.meta, requestId: call.id, canAsk: false });
-    // canAsk is false, so the service never asks a question here.
-    if (isQuestion(answer)) throw new Error('a tool call on a 2025-era HTTP request was answered with a question');
-    result = answer;
+    const answer = await service.callTool(call.name, call.arguments, caller, { meta: call.meta, requestId: call.id, ...request });
+    if (isQuestion(answer)) return answer;
+    return { jsonrpc: '2.0', id: call.id, result: answer };
   } catch (error) {
     const known = error instanceof ProtocolError;
     if (!known) service.logger.error('MCP request', error);
     const code = known ? error.code : INTERNAL_ERROR;
     const message = known ? error.message : 'Internal error';
     const data = known && error.data !== undefined ? { data: error.data } : {};
-    res.status(200).json({ jsonrpc: '2.0', id: call.id, error: { code, message, ...data } });
-    return;
+    return { jsonrpc: '2.0', id: call.id, error: { code, message, ...data } };
   }
-  res.status(200).json({ jsonrpc: '2.0', id: call.id, result });
 }

@@ -12,7 +12,9 @@
  *     serves any session: no sticky sessions behind a load balancer. An idle process holds no per-session objects.
  *   - Clients without a session (stateless 2025 deployments, and every 2026-07-28 client: that revision has no
  *     session header and no handshake) pass the `run_id` that `load_graph` returned.
- * There is no 2025-era server-to-client stream (GET is 405); 2026-07-28 clients may open `subscriptions/listen`.
+ * There is no standalone 2025-era server-to-client stream (GET is 405); 2026-07-28 clients may open
+ * `subscriptions/listen`. A gateway asks a 2025-era client that declared elicitation on the event stream of the
+ * call's own POST (`asking-tool-call.ts`).
  *
  * Where the SDK's defaults fall short, this does better (see /shared/design/mcp-testing.md):
  *   - Host *and* Origin are checked (`request-guard.ts`): a foreign Origin is 403 even with a good Host;
@@ -41,6 +43,7 @@ import { screenIncoming } from '../mcp/message-guard.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
 import type { Caller, SessionService } from '../service/session-service.js';
 import { type HttpAuth, principalOf, principalOfAuth } from './auth.js';
+import { type AskingCalls, type AskingOptions, createAskingCalls } from './asking-tool-call.js';
 import { answerPlainToolCall, plainToolCall } from './plain-tool-call.js';
 import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_ERROR, sendJsonRpcError } from './json-rpc-error.js';
 import { isLoopback, LOOPBACK_HOSTNAMES, requestGuard } from './request-guard.js';
@@ -66,6 +69,8 @@ export interface HttpServeOptions {
   readonly requestTimeoutMs?: number;
   /** More routes on the same server (the live page), installed after the guards and authentication. */
   readonly routes?: (app: Express) => void;
+  /** Asking the user of a 2025-era client mid-call (gateway confirmations): how long an answer may take. */
+  readonly asking?: AskingOptions;
 }
 
 export interface SopHttpServer {
@@ -93,7 +98,8 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
   for (const [path, handler] of options.auth?.publicRoutes ?? []) app.get(path, handler);
   if (options.auth !== undefined) app.use(options.auth.middleware);
 
-  const { answer, stop } = answerMcp(service, serverFor);
+  const asking = createAskingCalls(service, options.asking);
+  const { answer, stop } = answerMcp(service, serverFor, asking);
   app.post(MCP_PATH, refuseUnreadable, express.json({ limit: MAX_BODY }), async (req: Request, res: Response) => {
     const removed = modernInitialize(req.body);
     if (removed !== undefined) {
@@ -105,10 +111,15 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       res.status(screened.response.error.code === INVALID_REQUEST ? 400 : 200).json(screened.response);
       return;
     }
+    const sessionId = req.header('mcp-session-id');
+    if (sessionId !== undefined && asking.receive(sessionId, principalOf(req), screened.message)) {
+      res.status(202).end();
+      return;
+    }
     const call = plainToolCall(req, screened.message);
     if (call === undefined) return answer(req, res, screened.message);
-    const sessionId = req.header('mcp-session-id');
     if (sessionId !== undefined && !(await service.hasSession(sessionId, principalOf(req)))) return unknownSession(res);
+    if (sessionId !== undefined && asking.canAsk(sessionId)) return asking.answer(req, res, call, sessionId);
     await answerPlainToolCall(service, req, res, call, sessionId);
   });
 
@@ -152,6 +163,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
     close: () =>
       new Promise<void>((resolve) => {
         stop();
+        asking.close();
         httpServer.close(() => resolve());
         httpServer.closeAllConnections();
       }),
@@ -162,7 +174,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
  * The MCP exchange of one POST, already screened: routed by era, the 2025-era session (if any) checked or opened,
  * then answered by the SDK's per-request serving over a fresh server shell for this caller.
  */
-function answerMcp(service: SessionService, serverFor: ServerFactory) {
+function answerMcp(service: SessionService, serverFor: ServerFactory, asking: AskingCalls) {
   const modern = createMcpHandler(({ authInfo }) => serverFor(callerOf(authInfo, undefined)), {
     legacy: 'reject',
     onerror: (error) => service.logger.error('MCP request (2026-07-28)', error),
@@ -180,6 +192,7 @@ function answerMcp(service: SessionService, serverFor: ServerFactory) {
       if (!opening.ok) return jsonRpcErrorResponse(503, SERVER_ERROR, opening.error);
       sessionId = opening.sessionId;
       opened = true;
+      asking.declare(sessionId, body.params.capabilities);
     }
     const caller = callerOf(options?.authInfo, sessionId);
     const response = await legacyStatelessFallback(() => serverFor(caller))(request, options);

@@ -9,7 +9,8 @@
  * mid-call (gateway confirmations): a 2026-07-28 request can when its client declared elicitation (the answer
  * comes back with the retried call, `input_required`); a 2025-era connection can when its client declared it at
  * `initialize` and the channel is long-lived (stdio), where the SDK pushes `elicitation/create` for us. A
- * 2025-era HTTP request lives for one exchange and cannot.
+ * 2025-era HTTP request is served here for one exchange and cannot; its plain tool calls are asked on their own
+ * event stream before they get here (`http/asking-tool-call.ts`).
  *
  * Built on the SDK's low-level `Server`, not `McpServer`: McpServer turns an unknown tool name into an
  * `isError` result with no hook to change it, and the MCP spec calls that a protocol error (-32602).

@@ -102,6 +102,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
         canAsk: request.canAsk === true,
         answer: request.answer,
         newId: () => `q_${randomBytes(16).toString('base64url')}`,
+        now: started,
       });
       // Observe mode sends what enforcement would hold back (or ask about) and keeps what it would have decided.
       const observed =

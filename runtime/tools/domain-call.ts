@@ -17,6 +17,8 @@ export interface DomainCallContext {
   readonly answer?: { readonly id: string; readonly yes: boolean } | undefined;
   /** A fresh random id for a new question. */
   newId(): string;
+  /** The time now (ms): when a question is asked, and whether an answer came in time. */
+  readonly now: number;
 }
 
 /** The step function's decision, a question worded for the user when it asks one, and the run's next state. */
@@ -37,6 +39,7 @@ export function decideDomainCall(
     canAsk: context.canAsk,
     answer: context.answer,
     newId: () => context.newId(),
+    now: context.now,
   });
   if (decision.kind !== 'ask') return { ...decision, state: next };
   const node = state.path.at(-1) ?? '';

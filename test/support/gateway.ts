@@ -16,7 +16,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { BUNDLE_FORMAT, type SopBundle } from '../../contract/compiled-sop.js';
 import { createAgentSource } from '../../runtime/agents/agent-source.js';
-import { serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
+import { type HttpServeOptions, serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
 import { guardTransport } from '../../runtime/mcp/message-guard.js';
 import { createServerFactory } from '../../runtime/mcp/server-factory.js';
 import { type Logger, silentLogger } from '../../runtime/service/logger.js';
@@ -56,12 +56,16 @@ export interface GatewayOptions {
   readonly backoff?: { readonly initialMs: number; readonly maxMs: number };
   /** Observe mode (`--observe`): every call and legal move goes through, the audit says what enforcement would have decided. */
   readonly observe?: boolean;
+  /** The service's clock (default the wall clock). */
+  readonly clock?: { now(): number };
+  /** The retail server's database file, for gateways that share one (default: a fresh copy of the seed). */
+  readonly db?: string;
 }
 
 export async function startGateway(options: GatewayOptions = {}): Promise<GatewayUnderTest> {
   const dir = mkdtempSync(join(tmpdir(), 'sop-gateway-'));
-  const db = join(dir, 'retail.json');
-  copyFileSync(SEED_DB, db);
+  const db = options.db ?? join(dir, 'retail.json');
+  if (options.db === undefined) copyFileSync(SEED_DB, db);
   const store = options.store ?? createMemoryRunStore();
   const logger = options.logger ?? silentLogger;
   const bundle = options.bundle ?? REPO_BUNDLE;
@@ -83,6 +87,7 @@ export async function startGateway(options: GatewayOptions = {}): Promise<Gatewa
     projectRoot: PROJECT_ROOT,
     logger,
     gateway: { domain, ...(options.observe === true ? { observe: true } : {}) },
+    ...(options.clock === undefined ? {} : { clock: options.clock }),
   });
   return {
     service,
@@ -168,8 +173,8 @@ export async function callOn(
 }
 
 /** `serveHttp` over the gateway's service on a free port. */
-export function httpGateway(gateway: GatewayUnderTest): Promise<SopHttpServer> {
-  return serveHttp({ service: gateway.service, host: '127.0.0.1', port: 0 });
+export function httpGateway(gateway: GatewayUnderTest, options: Pick<HttpServeOptions, 'asking'> = {}): Promise<SopHttpServer> {
+  return serveHttp({ service: gateway.service, host: '127.0.0.1', port: 0, ...options });
 }
 
 /** The walk START → AUTH (a found user) → ROUTE, the start of every retail conversation. */

@@ -15,7 +15,7 @@ import { getDefaultEnvironment, StdioClientTransport as StdioV2 } from '@modelco
 import { Client as ClientV1 } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as StdioV1 } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as HttpV1 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitRequestSchema, ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { callOn, SEED_DB } from '../../support/gateway.js';
 import { playSeedWalkthrough } from '../../support/gateway-walkthrough.js';
@@ -128,13 +128,18 @@ describe('sop serve --gateway over stdio', () => {
 });
 
 describe('sop serve --gateway --http', () => {
-  it('plays the walkthrough for a 2025-era client with the confirmation steps standing in, and sop runs show explains each call', async () => {
+  it('plays the walkthrough for a 2025-era client, asking its user on each change, and sop runs show explains each call', async () => {
     const db = join(dir, 'http.json');
     const store = `sqlite:${join(dir, 'runs.db')}`;
     const server = await startServe(['--gateway', '--agents', 'retail_customer_support', '--store', store], PROJECT_ROOT, {
       RETAIL_TOOLS_DB: db,
     });
     const client = new ClientV1({ name: 'e2e', version: '0' }, { capabilities: { elicitation: {} } });
+    const asked: string[] = [];
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
     try {
       expect(server.stderr()).toContain('gateway to 1 domain server(s) (retail-tools), 15 domain tool(s)');
       await client.connect(new HttpV1(new URL(server.url)));
@@ -149,9 +154,11 @@ describe('sop serve --gateway --http', () => {
       }[];
       const exchange = audit.filter((entry) => entry.tool === 'exchange_delivered_order_items');
       expect(exchange.map((entry) => [entry.outcome, entry.detail?.phase, entry.detail?.rule, entry.detail?.confirmation])).toEqual([
-        ['pending', 'forwarding', 'confirmation', 'step'],
-        ['ok', 'answered', 'confirmation', 'step'],
+        ['pending', 'decided', 'confirmation', 'asked'],
+        ['pending', 'forwarding', 'confirmation', 'yes'],
+        ['ok', 'answered', 'confirmation', 'yes'],
       ]);
+      expect(asked.some((message) => message.includes('exchange_delivered_order_items'))).toBe(true);
       expect(audit.filter((entry) => entry.detail?.phase === 'answered' && entry.outcome !== 'ok')).toEqual([]);
       // The audit log of a gateway holds the domain calls: sop replay checks them (and how each was confirmed).
       const log = join(dir, 'run.json');
@@ -171,7 +178,7 @@ describe('sop serve --gateway --http', () => {
       });
       const text = runCli(['runs', 'show', result.runId, '--store', store], PROJECT_ROOT).stdout;
       expect(text).toMatch(
-        /exchange_delivered_order_items +ok +retail-tools, confirmation \(confirm_before_changes\), confirmation: step, [\d.]+ ms upstream +DO_EXCH → DO_EXCH/,
+        /exchange_delivered_order_items +ok +retail-tools, confirmation \(confirm_before_changes\), confirmation: yes, [\d.]+ ms upstream +DO_EXCH → DO_EXCH/,
       );
     } finally {
       await client.close();
