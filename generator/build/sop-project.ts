@@ -19,6 +19,7 @@ import type { PrintedFiles } from '../emit-while-compiling.js';
 import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from './budget-diagnostics.js';
 import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
 import { type AgentCache, compositionDiagnostics } from './composition-diagnostics.js';
+import type { SopModel } from '../model/sop-model.js';
 import type { DocumentBuild } from './compile-document.js';
 import { isProjectSource, type ProjectLayout, type ProjectSource, projectFileOf, projectPathOf, readSources } from './read-sources.js';
 
@@ -60,6 +61,7 @@ export function openProject(layout: ProjectLayout): SopProject {
   const facts = new WeakMap<CompiledFile, FileFacts>();
   const tokenCounts = tokenCountCache();
   const agents: AgentCache = new WeakMap();
+  const across: AcrossCache = { last: null };
   const reuse = (file: string, sourceHash: string) => {
     const hit = cache.get(file);
     return hit?.sourceHash === sourceHash ? hit.compiled : undefined;
@@ -95,7 +97,7 @@ export function openProject(layout: ProjectLayout): SopProject {
       remember(sources, compiled);
       return {
         compiled: new Map(compiled.map((c) => [c.file, c])),
-        diagnostics: await diagnosticsOf(compiled, facts, tokenCounts, agents),
+        diagnostics: await diagnosticsOf(compiled, facts, tokenCounts, agents, across),
       };
     },
 
@@ -118,22 +120,30 @@ interface FileFacts {
   budget?: readonly Diagnostic[];
 }
 
+/** The cross-file checks' last result, and the files it was of. */
+interface AcrossCache {
+  last: { readonly compiled: readonly CompiledFile[]; readonly diagnostics: readonly Diagnostic[] } | null;
+}
+
 /**
  * Each file's diagnostics as `buildProject` reports them, without emitting: its own, the cross-file checks', and the
  * token budget of a file without errors, measured on its agent compiled in memory (the data the bundle would hold).
  * What depends on one file alone is kept per compiled file (`facts`), so a check after one edit derives it for that
- * file only; the cross-file checks run every time.
+ * file only; the cross-file checks run again only when what they read may have changed (`acrossUnchanged`).
  */
 async function diagnosticsOf(
   compiled: readonly CompiledFile[],
   facts: WeakMap<CompiledFile, FileFacts>,
   tokenCounts: TokenCountCache,
   agents: AgentCache,
+  across: AcrossCache,
 ): Promise<Map<string, readonly Diagnostic[]>> {
-  const projectDiagnostics = [
-    ...checkProject(compiled.flatMap((c) => (c.model ? [c.model] : []))),
-    ...compositionDiagnostics(compiled, agents),
-  ];
+  const last = across.last;
+  const projectDiagnostics =
+    last !== null && acrossUnchanged(last.compiled, compiled)
+      ? last.diagnostics
+      : [...checkProject(compiled.flatMap((c) => (c.model ? [c.model] : []))), ...compositionDiagnostics(compiled, agents)];
+  across.last = { compiled, diagnostics: projectDiagnostics };
   const failing = new Set(projectDiagnostics.filter((d) => d.severity === 'error').map((d) => d.file));
   const factsOf = (c: CompiledFile): FileFacts => {
     let known = facts.get(c);
@@ -162,4 +172,30 @@ async function diagnosticsOf(
       return [c.file, [...own, ...across, ...failure].sort(compareDiagnostics)];
     }),
   );
+}
+
+/**
+ * Whether the cross-file checks would say the same of `now` as of `before`: the same files, all compiled the same but
+ * one (the file being typed in), and that one the same to them. They read of a file its agent's name and where it is
+ * written (SOP032, SOP033), whether it could be modelled and has errors, and the sub-flows it calls and is called
+ * by (SOP054/055/069/072–076, at the calling file); a file that calls none and that none calls is only its name to
+ * them. So an edit of a prompt skips them (the language server's check after each keystroke).
+ */
+function acrossUnchanged(before: readonly CompiledFile[], now: readonly CompiledFile[]): boolean {
+  if (before.length !== now.length) return false;
+  let changed = -1;
+  for (let i = 0; i < now.length; i++) {
+    if (before[i] === now[i]) continue;
+    if (changed >= 0 || before[i]!.file !== now[i]!.file) return false;
+    changed = i;
+  }
+  if (changed < 0) return true;
+  const old = before[changed]!;
+  const fresh = now[changed]!;
+  if (old.model === null || fresh.model === null) return old.model === fresh.model;
+  const at = (m: SopModel) => `${m.agent}\u0000${m.agentSpan.start.line}:${m.agentSpan.start.column}`;
+  if (at(old.model) !== at(fresh.model) || hasErrors(old.diagnostics) !== hasErrors(fresh.diagnostics)) return false;
+  if ([old.model, fresh.model].some((m) => m.prompts.some((p) => p.subflow !== null))) return false;
+  const agent = fresh.model.agent;
+  return !now.some((c) => c.model?.prompts.some((p) => p.subflow?.agent === agent));
 }

@@ -62,6 +62,57 @@ describe('openProject', () => {
     expect(build.diagnostics.some((d) => d.code === 'SOP058')).toBe(false);
   });
 
+  it('says after each edit what the build says, the cross-file checks skipped only where they cannot change', async () => {
+    writeFileSync(sop('twin.md'), BASE_SOP); // SOP032 in demo.md and twin.md
+    const CALLER = [
+      '---',
+      'agent: caller',
+      'version: "1.0"',
+      'tools: []',
+      '---',
+      '',
+      '## SOP Flowchart',
+      '```mermaid',
+      'flowchart TD',
+      '    START([Start]) --> CALL[[Call it]]',
+      '    CALL -->|done| END([End])',
+      '```',
+      '',
+      '## Node Prompts',
+      '',
+      '### CALL',
+      '```yaml',
+      'subflow: callee',
+      '```',
+      '',
+    ].join('\n');
+    writeFileSync(sop('caller.md'), CALLER);
+    writeFileSync(sop('callee.md'), BASE_SOP.replace('agent: demo', 'agent: callee'));
+    const open = new Map<string, string>();
+    const agree = async (what: string) => {
+      const sources = project.readSources(open);
+      const [check, build] = await Promise.all([project.check(sources), buildProject(sources)]);
+      for (const { file } of sources)
+        expect(check.diagnostics.get(file), `${what}: ${file}`).toEqual(build.diagnostics.filter((d) => d.file === file));
+      return check;
+    };
+    await agree('at first');
+    // A prompt of a file no sub-flow touches: the cross-file findings stay, at the same places.
+    open.set('sops/twin.md', BASE_SOP.replace('Ask the question.', 'Ask the question twice.'));
+    expect((await agree('a prompt edited')).diagnostics.get('sops/twin.md')?.map((d) => d.code)).toEqual(['SOP032']);
+    // Lines added above the agent: SOP032 moves with it.
+    open.set('sops/twin.md', `---\n${BASE_SOP.slice(4).replace('agent: demo', 'description: x\nagent: demo')}`);
+    expect((await agree('a line above the agent')).diagnostics.get('sops/twin.md')?.[0]).toMatchObject({ code: 'SOP032', line: 3 });
+    // The agent renamed: no longer a twin.
+    open.set('sops/twin.md', BASE_SOP.replace('agent: demo', 'agent: twin'));
+    expect((await agree('the agent renamed')).diagnostics.get('sops/demo.md')).toEqual([]);
+    // The callee edited: its caller is checked again (its terminal renamed and relabelled: the call's edge maps no terminal).
+    open.set('sops/callee.md', BASE_SOP.replace('agent: demo', 'agent: callee').replace('DONE([Done])', 'FINISHED([Finished])'));
+    expect((await agree('the callee edited')).diagnostics.get('sops/caller.md')?.map((d) => d.code)).toContain('SOP074');
+    open.set('sops/callee.md', BASE_SOP.replace('agent: demo', 'agent: callee'));
+    expect((await agree('the callee back')).diagnostics.get('sops/caller.md')).toEqual([]);
+  });
+
   it('compiles and prints only what changed', async () => {
     const first = await project.build(project.readSources());
     const again = await project.build(project.readSources());
