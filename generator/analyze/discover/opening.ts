@@ -5,11 +5,15 @@
  *
  * Found step by step from the start of each conversation: the tools that come next (each in at least `noise` of the
  * conversations that go on) join the opening when
- *   - together they come next in at least 1 − `noise` of those conversations;
- *   - each is called almost only there (at least 1 − `noise` of its calls fall in the openings);
+ *   - together they come next in at least 1 − `noise` of those conversations, and when they are several ways to go
+ *     on, all are reads (one lookup or another): several changes to choose from are different requests, which the
+ *     hub tells apart;
+ *   - each is called almost only there: at least 1 − `noise` of its calls come before the conversation's first
+ *     change that is not an opening tool (nor one of these), so a loop of the opening (a code sent and checked
+ *     again) stays in it, and a read every request makes again does not;
  *   - every intent starts with them: in each group of conversations by their first change after the opening (the
- *     INFO group when none), at least 1 − `noise` of them call one (groups of fewer than RARE_INTENT_SHARE of the
- *     conversations, or of one, do not count).
+ *     INFO group when none), most (at least half) call one: a step a whole intent goes without is that intent's,
+ *     not the opening's (groups of fewer than RARE_INTENT_SHARE of the conversations, or of one, do not count).
  * A conversation's opening is the run of calls at its start whose tools are opening tools (retries included).
  * Reading an order right after finding the user is common, but not before changing the default address: it is an
  * intent's step, not the opening's.
@@ -17,6 +21,9 @@
 import { RARE_INTENT_SHARE } from './intents.js';
 import type { ObservedConversation } from './observed-log.js';
 import type { ToolKind } from './tool-kinds.js';
+
+/** The share of an intent's conversations that must start with a step for it to be the opening's. */
+const MOST = 0.5;
 
 export interface Opening {
   /** The opening tools (ids), in the order they joined. */
@@ -47,16 +54,21 @@ export function findOpening(conversations: readonly ObservedConversation[], kind
     if (candidates.length === 0) break;
     const trial = Uint8Array.from(member);
     for (const tool of candidates) trial[tool] = 1;
-    const trialEnds = extend(conversations, ends, trial);
+    // A call is inside the opening when no change but the opening's (and the candidates') came before it.
     const inside = new Int32Array(toolCount);
-    for (const [i, c] of conversations.entries()) for (let k = 0; k < trialEnds[i]!; k++) inside[c.calls[k]!]! += 1;
+    for (const c of conversations)
+      for (const tool of c.calls) {
+        if (kinds[tool] === 'change' && trial[tool] === 0) break;
+        inside[tool]! += 1;
+      }
     const kept = candidates.filter((tool) => inside[tool]! >= (1 - noise) * callsOf[tool]!);
     const covered = kept.reduce((sum, tool) => sum + next[tool]!, 0);
     if (kept.length === 0 || covered < (1 - noise) * going) break;
+    if (kept.length > 1 && kept.some((tool) => kinds[tool] === 'change')) break;
     const grown = Uint8Array.from(member);
     for (const tool of kept) grown[tool] = 1;
     const grownEnds = extend(conversations, ends, grown);
-    if (!everyIntentStarts(conversations, kinds, ends, grownEnds, noise)) break;
+    if (!everyIntentStarts(conversations, kinds, ends, grownEnds)) break;
     kept.sort((a, b) => next[b]! - next[a]! || a - b);
     for (const tool of kept) {
       member[tool] = 1;
@@ -73,7 +85,6 @@ function everyIntentStarts(
   kinds: readonly ToolKind[],
   before: Int32Array,
   after: Int32Array,
-  noise: number,
 ): boolean {
   const groups = new Map<number, { size: number; grew: number }>();
   for (const [i, c] of conversations.entries()) {
@@ -86,7 +97,7 @@ function everyIntentStarts(
     groups.set(intent, group);
   }
   const minimum = Math.max(2, RARE_INTENT_SHARE * conversations.length);
-  return [...groups.values()].every((g) => g.size < minimum || g.grew >= (1 - noise) * g.size);
+  return [...groups.values()].every((g) => g.size < minimum || g.grew >= MOST * g.size);
 }
 
 /** Each conversation's opening run, extended over the calls of `member` tools. */
