@@ -242,6 +242,15 @@ export const NESTED_KEYS: ReadonlyMap<string, ReadonlyMap<string, KeyDoc>> = new
         { summary: 'A Streamable HTTP server (either protocol era).', snippet: 'url: ${1:https://}', docs: 'domain-servers-and-evidence' },
       ],
       [
+        'transport',
+        {
+          summary:
+            'How the HTTP server is reached: `streamable-http` (the default), or `sse`, the legacy HTTP+SSE transport (also chosen for a `url` ending in `/sse`).',
+          snippet: 'transport: ${1|streamable-http,sse|}',
+          docs: 'domain-servers-and-evidence',
+        },
+      ],
+      [
         'headers',
         {
           summary: 'Headers the HTTP server gets; credentials as `${VAR}`, e.g. `Authorization: "Bearer ${TOKEN}"` (SOP062).',

@@ -34,7 +34,7 @@ function readmeConfig(): string {
 }
 
 /** The test, run after the init.lua: `SOP_STAND_IN=1` gives Neovim 0.7 a `vim.lsp.start` written after 0.8's. */
-const TEST = String.raw`
+const TEST = `
 local result = { steps = {}, native_start = vim.lsp.start ~= nil, started_with = {} }
 local function finish(problem)
   result.problem = problem

@@ -354,7 +354,7 @@ export const DIAGNOSTIC_CASES: Readonly<Record<string, DiagnosticCase>> = {
     line: 8,
     column: 5,
     message:
-      /Unknown key `descripton` in server `s`.*A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description\./,
+      /Unknown key `descripton` in server `s`.*A server's keys: name, url, headers, command, args, env, cwd, timeout_ms, description, transport\./,
     remediation: /Did you mean `description`\?/,
   },
   'sub-flow node not drawn as a subroutine': {
