@@ -2,11 +2,13 @@
  * `sop runs report [--agent A] [--since WHEN] [--store URL] [--format text|json]`: the page to read before switching
  * the gateway from `--observe` to enforcing. Over the runs of a store (one agent's, those active since WHEN), what
  * enforcement would have held back in observe mode, and what it did hold back when enforcing, summed per node and
- * rule with example runs (`generator/analyze/rollout/would-refuse.ts`); `sop runs show RUN` shows one of them whole.
+ * rule with example runs (`generator/analyze/rollout/would-refuse.ts`); and the runs that never moved, judged along the
+ * walk that best explains their calls (`judged-walks.ts`). `sop runs show RUN` shows one of them whole.
  *
  * Exit codes: 0 reported (a rule that fires is a finding, not a failure); 1 the store cannot be read; 2 bad usage.
  */
 import { existsSync } from 'node:fs';
+import { type JudgedWalks, judgeUnmovedRuns, neverMoved } from '../../generator/analyze/rollout/judged-walks.js';
 import { type RolloutReport, rolloutReport } from '../../generator/analyze/rollout/would-refuse.js';
 import {
   DEFAULT_DURABLE_STORE,
@@ -17,11 +19,14 @@ import {
 } from '../../runtime/store/open-run-store.js';
 import type { AuditEntry, RunStore, StoredRun } from '../../runtime/store/run-store.js';
 import { oneOf, readCommandArgs, usageError } from '../command-args.js';
+import { readProjectBundle } from '../project-bundle.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop runs report [--agent A] [--since WHEN] [--store URL] [--format text|json]
   What the gateway would have held back in observe mode (sop serve --gateway --observe), and what it held back when
-  enforcing, per node and rule, with example runs: read it before switching to enforcement.
+  enforcing, per node and rule, with example runs: read it before switching to enforcement. Runs that never moved
+  (an agent that calls its tools and never goto_node) are judged as sop replay would, along the walk that best
+  explains their calls, against the project's compiled SOPs.
   --agent A     only this agent's runs
   --since WHEN  only runs active since WHEN: an ISO date or time (2026-11-20, 2026-11-20T09:00Z) or a duration ago
                 (30m, 12h, 7d)
@@ -64,7 +69,13 @@ export async function runReport(args: readonly string[], now = Date.now()): Prom
   try {
     const runs = await readRuns(store, values.agent, since?.at);
     const report = rolloutReport(runs);
-    process.stdout.write(chosen.value === 'json' ? `${JSON.stringify(report, null, 2)}\n` : renderReport(report, values.agent, since?.at));
+    const unmoved = judgeUnmoved(runs);
+    const json = { ...report, ...(unmoved === undefined ? {} : { never_moved: unmoved }) };
+    process.stdout.write(
+      chosen.value === 'json'
+        ? `${JSON.stringify(json, null, 2)}\n`
+        : renderReport(report, values.agent, since?.at) + renderUnmoved(unmoved),
+    );
     return 0;
   } catch (error) {
     return fail(`reading the runs failed: ${(error as Error).message}`);
@@ -113,6 +124,44 @@ function renderReport(report: RolloutReport, agent: string | undefined, since: n
     }
   }
   lines.push('', 'sop runs show RUN prints a run whole.', '');
+  return lines.join('\n');
+}
+
+/**
+ * The runs that never moved, replayed along the walk that best explains their calls; undefined when there are none.
+ * The SOPs come from the project's compiled bundle (a run whose agent it lacks is skipped, and said so).
+ */
+function judgeUnmoved(
+  runs: readonly { readonly run: StoredRun; readonly audit: readonly AuditEntry[] }[],
+): JudgedWalks | { readonly error: string } | undefined {
+  const unmoved = runs.filter(({ audit }) => neverMoved(audit) && audit.some((entry) => entry.tool !== 'load_graph'));
+  if (unmoved.length === 0) return undefined;
+  const project = readProjectBundle(process.cwd(), undefined);
+  if (!project.ok) return { error: `the project's compiled SOPs cannot be read, so they are not judged: ${project.error}` };
+  return judgeUnmovedRuns(project.bundle, unmoved);
+}
+
+function renderUnmoved(judged: JudgedWalks | { readonly error: string } | undefined): string {
+  if (judged === undefined) return '';
+  if ('error' in judged) return `\nRuns that never moved (no goto_node): ${judged.error}\n`;
+  const lines = [
+    '',
+    `${judged.runs} run${judged.runs === 1 ? '' : 's'} never moved (the agent calls its tools and never goto_node): enforcing would ` +
+      'refuse every call of them (no-position) until the agent navigates. Judged along the walk that best explains their ' +
+      `calls, as sop replay does, ${judged.clean} follow${judged.clean === 1 ? 's' : ''} the SOP; where the others leave it, most first:`,
+    '',
+  ];
+  for (const row of judged.rows) {
+    lines.push(
+      `${row.agent}  ${row.node ?? '(the run as a whole)'}  ${row.rule}${row.policy === undefined ? '' : ` (${row.policy})`}: ` +
+        `${row.count} time${row.count === 1 ? '' : 's'} in ${row.runs} run${row.runs === 1 ? '' : 's'}`,
+    );
+    for (const example of row.examples) {
+      lines.push(`    ${example.runId}${example.step === null ? '' : ` step ${example.step}`}: ${shorten(example.reason)}`);
+    }
+  }
+  for (const skip of judged.skipped) lines.push(`    not judged: ${skip.runId}: ${shorten(skip.why)}`);
+  lines.push('', 'sop runs show RUN --format json > run.json && sop replay run.json judges one of them whole.', '');
   return lines.join('\n');
 }
 

@@ -43,7 +43,18 @@ export function rolloutReport(runs: readonly { readonly run: StoredRun; readonly
   >();
   let calls = 0;
   for (const { run, audit } of runs) {
+    // A change is audited twice (forwarding, then answered): one call, decided once. A read is audited once.
+    const forwarded = new Map<string, number>();
     for (const entry of audit) {
+      if (entry.detail?.kind === 'domain' && entry.detail.phase !== 'decided') {
+        const call = JSON.stringify([entry.tool, entry.input]);
+        const open = forwarded.get(call) ?? 0;
+        if (entry.detail.phase === 'forwarding') forwarded.set(call, open + 1);
+        else if (open > 0) {
+          forwarded.set(call, open - 1);
+          continue;
+        }
+      }
       if (entry.tool !== 'load_graph') calls += 1;
       const held = heldBy(entry);
       if (held === undefined) continue;

@@ -123,6 +123,40 @@ describe('observe mode', () => {
     expect(text.stdout).toContain(`${RETAIL}  AUTH  move  evidence: would refuse 2 times in 2 runs`);
     expect(runCli(['runs', 'report', '--store', `sqlite:${path}`, '--since', 'yesterday']).code).toBe(2);
   });
+
+  it('sop runs report judges the runs that never moved along the walk that best explains their calls', async () => {
+    const path = join(dir, 'unmoved.db');
+    const opened = await openSqliteRunStore({ path });
+    if (!opened.ok) throw new Error(opened.error);
+    const gateway = await startGateway({ observe: true, store: opened.store });
+    try {
+      const client = await legacyClient(gateway);
+      await client.call('find_user_id_by_email', { email: 'sophia.martin4832@example.com' });
+      await client.call('get_order_details', { order_id: SOPHIA_PENDING });
+      expect((await client.call('cancel_pending_order', { order_id: SOPHIA_PENDING, reason: 'no longer needed' })).isError).toBe(false);
+      await client.close();
+    } finally {
+      await gateway.close();
+    }
+    const json = runCli(['runs', 'report', '--store', `sqlite:${path}`, '--format', 'json']);
+    expect(json.code, json.stderr).toBe(0);
+    const report = JSON.parse(json.stdout) as {
+      calls: number;
+      rows: { node: string | null; rule: string; count: number }[];
+      never_moved: { runs: number; clean: number; rows: { node: string; rule: string; policy?: string; count: number; runs: number }[] };
+    };
+    // Three calls (the change is audited twice, forwarding and answered: counted once), each refused for want of a position.
+    expect(report.calls).toBe(3);
+    expect(report.rows.map((row) => [row.node, row.rule, row.count])).toEqual([[null, 'no-position', 3]]);
+    // Along the walk its calls imply (START, AUTH, ROUTE, CHK_CANCEL, …, DO_CANCEL), the cancellation had no yes.
+    expect(report.never_moved).toMatchObject({ runs: 1, clean: 0 });
+    expect(report.never_moved.rows.map((row) => [row.node, row.rule, row.policy, row.count, row.runs])).toEqual([
+      ['DO_CANCEL', 'unconfirmed_call', 'confirm_before_changes', 1, 1],
+    ]);
+    const text = runCli(['runs', 'report', '--store', `sqlite:${path}`]).stdout;
+    expect(text).toContain('1 run never moved (the agent calls its tools and never goto_node)');
+    expect(text).toContain(`${RETAIL}  DO_CANCEL  unconfirmed_call (confirm_before_changes): 1 time in 1 run`);
+  });
 });
 
 describe('only the SOPs’ tools', () => {
