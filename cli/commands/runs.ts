@@ -12,6 +12,9 @@
  */
 import { existsSync } from 'node:fs';
 import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.js';
+import { type ForkProgress, forksOnPath } from '../../contract/transitions.js';
+import { forkViews } from '../../runtime/page/fork-view.js';
+import type { ForkView } from '../../runtime/page/run-shapes.js';
 import { parseArgs } from 'node:util';
 import {
   DEFAULT_DURABLE_STORE,
@@ -162,12 +165,38 @@ async function show(store: RunStore, where: string, args: Extract<RunsArgs, { mo
   if (read.status !== 'found') return fail(`no run ${args.runId} in ${where}`);
   const audit = await wholeAudit(store, args.runId);
   const stack = await stackOfRun(store, read.run);
+  const forks = await forksOfRun(store, read.run);
   if (args.format === 'json') {
-    process.stdout.write(`${JSON.stringify({ store: where, run: read.run, ...(stack === undefined ? {} : { stack }), audit }, null, 2)}\n`);
+    const extra = { ...(stack === undefined ? {} : { stack }), ...(forks === undefined ? {} : { forks }) };
+    process.stdout.write(`${JSON.stringify({ store: where, run: read.run, ...extra, audit }, null, 2)}\n`);
     return 0;
   }
-  process.stdout.write(`${describeRun(read.run, stack)}\n${auditTable(audit)}`);
+  process.stdout.write(`${describeRun(read.run, stack, forks)}\n${auditTable(audit)}`);
   return 0;
+}
+
+/**
+ * The forks on the run's path (each branch passed, failed or open; the join's strategy and outcome), read with the SOP
+ * version the run is pinned to, as the runs page shows them; undefined when the run is in no fork. Without that version
+ * in the store only the records are known: the branches done, not those still open.
+ */
+async function forksOfRun(store: RunStore, run: StoredRun): Promise<readonly ForkView[] | readonly ForkProgress[] | undefined> {
+  const records = forksOnPath(run.state.forks ?? [], run.state.path);
+  if (records.length === 0) return undefined;
+  const sop = await store.getAgentVersion(pinnedVersion(run));
+  return sop?.transitions.forks === undefined ? records : forkViews(sop.transitions.forks, records, run.state.path);
+}
+
+function describeForks(forks: readonly ForkView[] | readonly ForkProgress[]): string[] {
+  return forks.map((fork) => {
+    if (!('join' in fork)) {
+      const done = fork.done.map((branch) => `${branch.branch} ${branch.outcome}`).join(', ');
+      return `${fork.fork}: ${done === '' ? 'no branch done' : done}; the open branches are not known (the store lacks the SOP version)`;
+    }
+    const branches = fork.branches.map((branch) => `${branch.branch} ${branch.state}`).join(', ');
+    const join = fork.outcome === null ? 'not entered yet' : fork.outcome;
+    return `${fork.fork} → ${fork.join} (${fork.strategy}): ${branches}; join ${join}`;
+  });
 }
 
 /**
@@ -190,7 +219,11 @@ async function wholeAudit(store: RunStore, runId: string): Promise<AuditEntry[]>
   }
 }
 
-function describeRun(run: StoredRun, stack: readonly StackFrame[] | undefined): string {
+function describeRun(
+  run: StoredRun,
+  stack: readonly StackFrame[] | undefined,
+  forks: readonly ForkView[] | readonly ForkProgress[] | undefined,
+): string {
   const facts: [string, string][] = [
     ['run', run.runId],
     ['principal', run.principal],
@@ -198,6 +231,7 @@ function describeRun(run: StoredRun, stack: readonly StackFrame[] | undefined): 
     ['calls', String(run.version)],
     ['path', run.state.path.length === 0 ? '-' : run.state.path.join(' → ')],
     ...(stack === undefined ? [] : [['stack', stack.map((frame) => `${frame.agent} ${frame.node}`).join(' › ')] as [string, string]]),
+    ...(forks === undefined ? [] : describeForks(forks).map((line, index) => [index === 0 ? 'forks' : '', line] as [string, string])),
     ['todos', run.state.todos.length === 0 ? '-' : run.state.todos.map((todo) => `[${todo.status}] ${todo.content}`).join('; ')],
     ['started', isoTime(run.createdAt)],
     ['last call', isoTime(run.updatedAt)],

@@ -11,6 +11,8 @@ import type { SopBundle } from '../../contract/compiled-sop.js';
 import { composeSop } from '../../contract/composition.js';
 import { openSqliteRunStore } from '../../runtime/store/sqlite-run-store.js';
 import type { RunSummary } from '../../runtime/store/run-store.js';
+import { resultOf } from '../../runtime/service/session-service.js';
+import { fixtureService } from '../runtime/helpers/mcp-client.js';
 import { runCli } from '../support/run-cli.js';
 import { aRun, anAudit, T0, walked } from '../support/stored-runs.js';
 
@@ -168,6 +170,52 @@ describe('sop runs show', () => {
     ]);
     // Outside a call there is no stack line.
     expect(runCli(['runs', 'show', 'run-busy'], app).stdout).not.toContain('stack');
+  });
+
+  it('says where each fork on the path stands: its branches passed, failed or open, the join and how it came out', async () => {
+    const bundle = JSON.parse(
+      readFileSync(new URL('../fixtures/golden/compose/generated/sop-bundle.json', import.meta.url), 'utf8'),
+    ) as SopBundle;
+    const path = join(app, 'forks.db');
+    const opened = await openSqliteRunStore({ path });
+    if (!opened.ok) throw new Error(opened.error);
+    const service = fixtureService({ bundle, store: opened.store });
+    const caller = { principal: 'alice' };
+    const call = async (name: string, args: Record<string, unknown>) =>
+      JSON.parse((resultOf(await service.callTool(name, args, caller)).content[0] as { text: string }).text);
+    const runId = (await call('load_graph', { agent: 'incident_triage' })).run_id as string;
+    const move = (node_id: string, outcome?: 'failed') => call('goto_node', { node_id, run_id: runId, ...(outcome ? { outcome } : {}) });
+    for (const node of ['START', 'TRIAGE', 'INVESTIGATE', 'STATUS', 'FINDINGS', 'REPRODUCE', 'REPRODUCED']) await move(node);
+    await move('FINDINGS', 'failed');
+    const show = () => runCli(['runs', 'show', runId, '--store', `sqlite:${path}`], app);
+    expect(show().stdout).toContain(
+      '\nforks      INVESTIGATE → FINDINGS (all): CHECK_LOGS open, REPRODUCE failed, STATUS passed; join not entered yet\n',
+    );
+    await move('CHECK_LOGS');
+    await move('FINDINGS');
+    expect(show().stdout).toContain(
+      '\nforks      INVESTIGATE → FINDINGS (all): CHECK_LOGS passed, REPRODUCE failed, STATUS passed; join failed\n',
+    );
+    const json = JSON.parse(runCli(['runs', 'show', runId, '--store', `sqlite:${path}`, '--format', 'json'], app).stdout) as {
+      forks: unknown;
+    };
+    expect(json.forks).toEqual([
+      {
+        fork: 'INVESTIGATE',
+        join: 'FINDINGS',
+        strategy: 'all',
+        branches: [
+          { branch: 'CHECK_LOGS', state: 'passed' },
+          { branch: 'REPRODUCE', state: 'failed' },
+          { branch: 'STATUS', state: 'passed' },
+        ],
+        outcome: 'failed',
+      },
+    ]);
+    await service.close();
+    await opened.store.close();
+    // A run in no fork has no forks line.
+    expect(runCli(['runs', 'show', 'run-busy'], app).stdout).not.toContain('forks');
   });
 
   it('says so for a run the store does not have', () => {
