@@ -74,6 +74,8 @@ export function diagramViewport(container: HTMLElement): DiagramViewport {
     const styles = getComputedStyle(container);
     const across = container.clientWidth - Number.parseFloat(styles.paddingLeft) - Number.parseFloat(styles.paddingRight);
     const down = container.clientHeight - Number.parseFloat(styles.paddingTop) - Number.parseFloat(styles.paddingBottom);
+    // A container not laid out (a hidden panel) has no size to fit: keep the scale until it has one.
+    if (across <= 0 || down <= 0) return state.scale;
     return fitting === 'width' ? across / width : Math.min(across / width, down / height);
   }
 
@@ -83,7 +85,8 @@ export function diagramViewport(container: HTMLElement): DiagramViewport {
     if (svg === null) return;
     state.fit = fitting;
     state.chosen = true;
-    const next = Math.min(MAX_SCALE, Math.max(MIN_SCALE, scale));
+    // Never smaller than the whole chart needs (a 400-node chart fits at 2 %), nor than 5 % otherwise.
+    const next = Math.min(MAX_SCALE, Math.max(Math.min(MIN_SCALE, scaleFor('page')), scale));
     const box = container.getBoundingClientRect();
     const at = focus ?? { x: box.left + container.clientWidth / 2, y: box.top + container.clientHeight / 2 };
     const before = svg.getBoundingClientRect();
@@ -164,7 +167,7 @@ export function diagramViewport(container: HTMLElement): DiagramViewport {
     return a === undefined || b === undefined ? null : Math.hypot(a.x - b.x, a.y - b.y);
   };
   container.addEventListener('pointerdown', (event) => {
-    if (event.button !== 0) return;
+    if (event.button !== 0 || onScrollBar(event)) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
     if (pointers.size === 2) {
       pinch = spread();
@@ -173,6 +176,14 @@ export function diagramViewport(container: HTMLElement): DiagramViewport {
     }
     drag = { x: event.clientX, y: event.clientY, left: container.scrollLeft, top: container.scrollTop, moved: false };
   });
+  // The scroll bars are the container's too: a press there drags them, not the chart.
+  const onScrollBar = (event: PointerEvent) => {
+    const box = container.getBoundingClientRect();
+    return (
+      event.clientX - box.left - container.clientLeft > container.clientWidth ||
+      event.clientY - box.top - container.clientTop > container.clientHeight
+    );
+  };
   container.addEventListener('pointermove', (event) => {
     if (!pointers.has(event.pointerId)) return;
     pointers.set(event.pointerId, { x: event.clientX, y: event.clientY });
