@@ -31,6 +31,11 @@ export const LIMITS = {
    */
   flowchartNodes: 500,
   flowchartEdges: 2_500,
+  /**
+   * Characters in an agent's name: it names a folder of the build's output (`generated/<agent>/`), and file systems
+   * refuse a name over 255 bytes (an agent named with 7,654 characters failed the build with ENAMETOOLONG).
+   */
+  agentNameCharacters: 128,
   /** Diagnostics reported per file; the rest are counted in a final SOP091. */
   diagnosticsPerFile: 200,
 } as const;

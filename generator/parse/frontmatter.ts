@@ -10,6 +10,7 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Diagnostic, diagnosticAt } from '../diagnostics/diagnostic.js';
 import { suggester } from '../diagnostics/closest-match.js';
 import { quoted } from '../diagnostics/quoted.js';
+import { LIMITS } from '../limits.js';
 import { checkMcpServers } from './mcp-servers.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
 import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
@@ -66,7 +67,10 @@ const tokens = z.number().int().positive();
 const tokenBudget = z.strictObject({ node_prompt: tokens.optional(), system_prompt: tokens.optional(), goto_answer: tokens.optional() });
 
 export const frontmatterSchema = z.object({
-  agent: identifier,
+  agent: identifier.max(
+    LIMITS.agentNameCharacters,
+    `must be at most ${LIMITS.agentNameCharacters} characters: it names the build's output folder for the agent`,
+  ),
   version: z.union([z.string().min(1), z.number()]).transform((v) => String(v)),
   description: z.string().optional(),
   entry_node: nodeId.optional(),
@@ -261,7 +265,7 @@ function getIn(value: unknown, path: readonly (string | number)[]): unknown {
 function remediationFor(path: readonly (string | number)[]): string | undefined {
   switch (path[0]) {
     case 'agent':
-      return 'Use a lowercase identifier such as `retail_customer_support`.';
+      return `Use a lowercase identifier of at most ${LIMITS.agentNameCharacters} characters, such as \`retail_customer_support\`.`;
     case 'version':
       return 'Use a string such as `"1.0"` or a number.';
     case 'tools':

@@ -200,6 +200,17 @@ describe('parseSop + buildModel', () => {
     expect(model?.mcpServers).toEqual([{ name: 'retail', url: 'http://localhost:8000/mcp', description: 'Retail order tools' }]);
   });
 
+  it('refuses an agent name too long to name a folder, at the name (a fuzzed SOP crashed the build with ENAMETOOLONG)', () => {
+    const long = 'a'.repeat(7654);
+    const { diagnostics, model } = compileSop('sops/demo.md', BASE_SOP.replace(/^agent: .*$/m, `agent: ${long}`));
+    expect(model).toBeNull();
+    expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.message])).toEqual([
+      ['SOP003', 'error', 2, 8, "Frontmatter key `agent`: must be at most 128 characters: it names the build's output folder for the agent."],
+    ]);
+    expect(diagnostics[0]!.remediation).toContain('at most 128 characters');
+    expect(compileSop('sops/demo.md', BASE_SOP.replace(/^agent: .*$/m, `agent: ${'a'.repeat(128)}`)).diagnostics).toEqual([]);
+  });
+
   it('takes `transport: sse` for a server on the legacy HTTP+SSE transport, and refuses it for a stdio server', () => {
     const sse = compileSop(
       'sops/demo.md',
