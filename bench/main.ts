@@ -24,6 +24,7 @@ import { FAILED, renderTable, skippedInQuickMode, unmeasured, writeResults, type
 import { buildSopsRow } from './rows/build-sops.js';
 import { coldStartRow } from './rows/cold-start.js';
 import { dataConditionsRow } from './rows/data-conditions.js';
+import { discoverRow } from './rows/discover.js';
 import { gatewayRow } from './rows/gateway.js';
 import { gotoNodeRow } from './rows/goto-node.js';
 import { httpRow } from './rows/http.js';
@@ -59,6 +60,7 @@ const ROWS: readonly BenchRow[] = [
   replayRow,
   soakHeapRow,
   dataConditionsRow,
+  discoverRow,
 ];
 
 function selectRows(only: string | undefined): readonly BenchRow[] {

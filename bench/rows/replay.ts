@@ -14,12 +14,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { answerValue } from '../../contract/run/call-results.js';
-import { readTranscripts } from '../../generator/analyze/replay/read-conversation.js';
-import { listInputs, replayBatch } from '../../generator/analyze/replay/replay-batch.js';
+import { replayBatch } from '../../generator/analyze/replay/replay-batch.js';
 import { knownTools } from '../../generator/analyze/replay/replay.js';
 import type { BenchContext, BenchRow } from '../context.js';
 import { runNode } from '../processes.js';
+import { readTranscriptsFloor } from '../read-transcripts-floor.js';
 import { REPLAY_MEMORY_PROBE, ROOT } from '../project.js';
 import { writeRetailTranscripts } from '../replay-transcripts.js';
 import { row, type Row } from '../report.js';
@@ -45,21 +44,7 @@ async function run(ctx: BenchContext): Promise<Row[]> {
   );
 
   const known = knownTools(bundle);
-  const read = () => {
-    const listed = listInputs([dir]);
-    if (!listed.ok) throw new Error(listed.error);
-    let transcripts = 0;
-    for (const file of listed.files) {
-      const result = readTranscripts(readFileSync(file.path, 'utf8'), known);
-      if (!result.ok) throw new Error(`${file.path}: ${result.error}`);
-      transcripts += result.transcripts.length;
-      // Reading a transcript with its answers reads them too: each is a JSON document kept as text.
-      for (const transcript of result.transcripts)
-        for (const event of transcript.conversation.events)
-          if (event.kind === 'call' && event.result !== undefined) answerValue(event.result);
-    }
-    return transcripts;
-  };
+  const read = () => readTranscriptsFloor(dir, known);
   let deviating = 0;
   let exact = true;
   const score = () => {

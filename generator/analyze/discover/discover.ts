@@ -18,6 +18,7 @@ import type { Diagnostic } from '../../diagnostics/diagnostic.js';
 import type { ConformanceOptions } from '../conformance/conformance.js';
 import type { OutcomeTable } from '../replay/batch-outcomes.js';
 import { TOOLKIT_TOOLS } from '../replay/check-conversation.js';
+import { type Conversation, knownToolName } from '../replay/conversation.js';
 import { compileDraft } from './compile-draft.js';
 import { type DiscoverReport, discoverReport } from './discover-report.js';
 import { DraftFit } from './draft-fit.js';
@@ -29,7 +30,7 @@ import { groupIntents, INFO, type Segment } from './intents.js';
 import { ObservedLog } from './observed-log.js';
 import { findOpening } from './opening.js';
 import { Practice } from './practice.js';
-import { readLogs } from './read-logs.js';
+import { KeptLogs, readLogs } from './read-logs.js';
 import { stepsOf } from './steps.js';
 import { type DraftFacts, writeSop } from './write-sop.js';
 
@@ -49,6 +50,8 @@ export interface DiscoverInput {
   /** The written SOP to compare practice with (compiled), and its path as shown. */
   readonly against?: { readonly sop: CompiledSop; readonly file: string };
   readonly conformance?: ConformanceOptions;
+  /** What the first pass keeps for the second at most, estimated in bytes (default KEPT_BYTES); 0 reads twice. */
+  readonly keptBytes?: number;
   /** Told how the passes over the logs go (every 100 files). */
   readonly progress?: (message: string) => void;
 }
@@ -57,15 +60,33 @@ export type DiscoverOutcome =
   | { readonly ok: true; readonly report: DiscoverReport; readonly draft: string }
   | { readonly ok: false; readonly error: string; readonly diagnostics?: readonly Diagnostic[]; readonly draft?: string };
 
+/**
+ * The conversation with its tools named as a reader told of `known` names them (`mcp__retail-tools__cancel_pending_order`
+ * is `cancel_pending_order` once the draft offers it): what the first pass kept was read knowing fewer tools.
+ */
+function withToolNames(conversation: Conversation, known: ReadonlySet<string>): Conversation {
+  let changed = false;
+  const events = conversation.events.map((event) => {
+    if (event.kind !== 'call') return event;
+    const tool = knownToolName(event.tool, known);
+    if (tool === event.tool) return event;
+    changed = true;
+    return { ...event, tool };
+  });
+  return changed ? { ...conversation, events } : conversation;
+}
+
 export function discover(input: DiscoverInput): DiscoverOutcome {
   const noise = input.noise ?? DEFAULT_NOISE;
   const known = new Set<string>([...TOOLKIT_TOOLS, ...(input.against?.sop.tools ?? [])]);
   const log = new ObservedLog(known);
+  const kept = new KeptLogs(input.keptBytes);
   const first = readLogs(
     {
       inputs: input.inputs,
       root: input.root,
       known,
+      keep: kept,
       ...(input.outcomes === undefined ? {} : { outcomes: input.outcomes.table }),
       progress: (done, files) => input.progress?.(`read ${done}/${files} files, ${log.conversations.length} conversations`),
     },
@@ -174,18 +195,21 @@ export function discover(input: DiscoverInput): DiscoverOutcome {
   const fit = new DraftFit(compiled.sop, input.conformance);
   const practice = input.against === undefined ? undefined : new Practice(input.against.sop, input.against.file, input.conformance);
   const dropped = new Set(superseded);
+  const scored = new Set([...known, ...compiled.sop.tools]);
   const second = readLogs(
     {
       inputs: input.inputs,
       root: input.root,
-      known: new Set([...known, ...compiled.sop.tools]),
+      known: scored,
+      kept,
       ...(input.outcomes === undefined ? {} : { outcomes: input.outcomes.table }),
       progress: (done, files) => input.progress?.(`scored ${done}/${files} files`),
     },
     (c) => {
       if (dropped.has(c.name)) return;
-      fit.add(c.name, c.transcript.conversation, input.onlySuccesses !== true || c.success === true, c.success);
-      practice?.add(c.name, c.transcript.conversation);
+      const conversation = withToolNames(c.transcript.conversation, scored);
+      fit.add(c.name, conversation, input.onlySuccesses !== true || c.success === true, c.success);
+      practice?.add(c.name, conversation);
     },
   );
   if (!second.ok) return second;

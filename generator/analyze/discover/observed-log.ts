@@ -12,7 +12,7 @@
  * Tool ids are given in order of first sight while reading, then renumbered by name (`finish`), so the draft does not
  * depend on which file was read first.
  */
-import { answerKind, readAnswer } from '../../../contract/run/call-results.js';
+import { answerKind, type ReadAnswer, readAnswer } from '../../../contract/run/call-results.js';
 import { DEFAULT_CONFIRMATION } from '../../model/policy-model.js';
 import type { ConversationEvent, ToolCallEvent } from '../replay/conversation.js';
 import type { Transcript } from '../replay/read-conversation.js';
@@ -85,6 +85,7 @@ export class ObservedLog {
   /** Conversations per reader (`chat`, `claude-code`, …). */
   readonly readers = new Map<string, number>();
   private readonly ids = new Map<string, number>();
+  private readonly kindOf = new Map<string, ToolKind>();
 
   constructor(private readonly known: ReadonlySet<string>) {}
 
@@ -114,9 +115,14 @@ export class ObservedLog {
       if (mined.server !== undefined) this.servers.add(mined.server);
       const tool = this.idOf(mined.tool);
       calls.push(tool);
-      outcomes.push(outcomeOf(event));
+      // A read's answer is read whole once (its fields may decide a change); a change's only as far as found goes.
+      const answer =
+        this.kindOfTool(mined.tool) === 'read' && event.result !== undefined && event.failed !== true
+          ? readAnswer(event.result)
+          : undefined;
+      outcomes.push(outcomeOf(event, answer));
       confirmed.push(userSaidYes(events, previousCall, index) ? 1 : 0);
-      this.followAnswers(mined.tool, event, answers, success === true ? 0 : 1);
+      this.followAnswers(mined.tool, event, answer, answers, success === true ? 0 : 1);
       const names = this.namesOf(mined.tool, event, read);
       if (names !== undefined) named.set(calls.length - 1, names);
       this.keepExample(mined.tool, events, previousCall, index, calls.length - 1);
@@ -174,6 +180,16 @@ export class ObservedLog {
     return this.ids.get(tool);
   }
 
+  /** A tool's kind, worked out once per name. */
+  private kindOfTool(tool: string): ToolKind {
+    let kind = this.kindOf.get(tool);
+    if (kind === undefined) {
+      kind = toolKind(tool);
+      this.kindOf.set(tool, kind);
+    }
+    return kind;
+  }
+
   private idOf(tool: string): number {
     let id = this.ids.get(tool);
     if (id === undefined) {
@@ -194,7 +210,7 @@ export class ObservedLog {
     read: Map<string, Set<string>>,
   ): { names: string[]; readFirst: string[] } | undefined {
     if (event.args === null) return undefined;
-    const kind = toolKind(tool);
+    const kind = this.kindOfTool(tool);
     const names: string[] = [];
     const readFirst: string[] = [];
     for (const [name, value] of Object.entries(event.args)) {
@@ -219,16 +235,27 @@ export class ObservedLog {
    * A read that found an object keeps its text and boolean fields per entity it named; a change counts, for each read
    * tool, the fields of the last answer about an entity it names.
    */
-  private followAnswers(tool: string, event: ToolCallEvent, answers: Map<string, Map<string, Map<string, string>>>, bucket: 0 | 1): void {
+  private followAnswers(
+    tool: string,
+    event: ToolCallEvent,
+    answer: ReadAnswer | undefined,
+    answers: Map<string, Map<string, Map<string, string>>>,
+    bucket: 0 | 1,
+  ): void {
     if (event.args === null) return;
     const entities = Object.entries(event.args).flatMap(([name, value]) =>
       typeof value === 'string' || typeof value === 'number' ? [`${name}=${JSON.stringify(value)}`] : [],
     );
     if (entities.length === 0) return;
-    if (toolKind(tool) === 'read') {
-      if (event.result === undefined || event.failed === true) return;
-      const answer = readAnswer(event.result);
-      if (answer.kind !== 'found' || answer.value === null || typeof answer.value !== 'object' || Array.isArray(answer.value)) return;
+    if (this.kindOfTool(tool) === 'read') {
+      if (
+        answer === undefined ||
+        answer.kind !== 'found' ||
+        answer.value === null ||
+        typeof answer.value !== 'object' ||
+        Array.isArray(answer.value)
+      )
+        return;
       const fields = new Map<string, string>();
       const seen = this.fieldValues.get(tool) ?? new Map<string, Set<string>>();
       for (const [field, value] of Object.entries(answer.value as Record<string, unknown>)) {
@@ -290,10 +317,10 @@ export class ObservedLog {
   }
 }
 
-function outcomeOf(event: ToolCallEvent): number {
+function outcomeOf(event: ToolCallEvent, answer: ReadAnswer | undefined): number {
   if (event.unknown === true || event.failed === true) return FAILED;
   if (event.result === undefined) return UNSEEN;
-  const kind = answerKind(event.result);
+  const kind = answer?.kind ?? answerKind(event.result);
   return kind === 'found' ? FOUND : kind === 'empty' ? EMPTY : FAILED;
 }
 

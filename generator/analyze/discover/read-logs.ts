@@ -1,8 +1,10 @@
 /**
  * The logs `sop discover` mines, read the way `sop replay` reads a batch (`listInputs`, `readTranscripts`): every
  * format replay reads, a folder recursively in name order, several conversations per file where the file holds
- * them. One file at a time, so a pass over the logs keeps nothing of a file once its conversations were visited:
- * mining reads the logs twice (once to mine, once to score the draft) rather than hold them.
+ * them. One file at a time. Mining goes over the logs twice (once to mine, once to score the draft): the first pass
+ * keeps the conversations it read (`KeptLogs`) up to a budget (KEPT_BYTES, about 64 MB of what they said and
+ * answered), so the second reads again only the files that did not fit; memory stays bounded whatever the logs
+ * weigh.
  *
  * A file found in a folder that holds no conversation (an outcomes file, a τ²-bench index) is skipped and listed; a
  * file named on the command line that holds none is an error of that file. Neither stops the others.
@@ -30,6 +32,45 @@ export interface LogProblems {
   readonly matchedKeys: Set<string>;
 }
 
+/** What the first pass keeps for the second, at most (estimated: the characters of what was said and answered). */
+export const KEPT_BYTES = 64 * 1024 * 1024;
+
+/** The conversations of the files read so far, per file, while they fit in the budget. */
+export class KeptLogs {
+  private readonly files = new Map<string, readonly LoggedConversation[]>();
+  private bytes = 0;
+  private full = false;
+
+  constructor(private readonly budget: number = KEPT_BYTES) {}
+
+  /** Keeps a file's conversations, unless the budget is spent (then no later file is kept either). */
+  keep(path: string, conversations: readonly LoggedConversation[]): void {
+    if (this.full) return;
+    const size = conversations.reduce((sum, c) => sum + sizeOf(c.transcript), 0);
+    if (this.bytes + size > this.budget) {
+      this.full = true;
+      return;
+    }
+    this.bytes += size;
+    this.files.set(path, conversations);
+  }
+
+  get(path: string): readonly LoggedConversation[] | undefined {
+    return this.files.get(path);
+  }
+}
+
+/** About what a transcript holds: its texts and answers, and a little per event. */
+function sizeOf(transcript: Transcript): number {
+  let size = 256;
+  for (const event of transcript.conversation.events) {
+    size += 64;
+    if (event.kind !== 'call') size += event.text.length;
+    else size += 64 + (event.result?.text?.length ?? 0) + (event.result?.structured === undefined ? 0 : 256);
+  }
+  return size;
+}
+
 export interface ReadLogsInput {
   readonly inputs: readonly string[];
   /** Names are shown relative to it. */
@@ -40,6 +81,9 @@ export interface ReadLogsInput {
   /** Told after every `every` files. */
   readonly progress?: (done: number, files: number) => void;
   readonly every?: number;
+  /** Keep what is read here for a later pass (`keep`), or take files from what an earlier pass kept (`kept`). */
+  readonly keep?: KeptLogs;
+  readonly kept?: KeptLogs;
 }
 
 /**
@@ -56,6 +100,12 @@ export function readLogs(
   const every = input.every ?? 100;
   for (const [done, file] of listed.files.entries()) {
     const shown = relative(input.root, file.path).split(sep).join('/');
+    const kept = input.kept?.get(file.path);
+    if (kept !== undefined) {
+      for (const conversation of kept) visit(conversation);
+      if (input.progress !== undefined && (done + 1) % every === 0) input.progress(done + 1, listed.files.length);
+      continue;
+    }
     let text: string;
     try {
       text = readFileSync(file.path, 'utf8');
@@ -69,12 +119,14 @@ export function readLogs(
         problems.skipped.push({ file: shown, reason: read.error });
       else problems.errors.push({ file: shown, error: `${shown}: ${read.error}` });
     } else {
-      for (const transcript of read.transcripts) {
+      const conversations = read.transcripts.map((transcript): LoggedConversation => {
         const id = transcript.id ?? transcript.session?.id ?? undefined;
         const { outcome, key } = outcomeOf(input.outcomes, outcomeKeys(shown, transcript.id, id), transcript.reward);
         if (key !== null) problems.matchedKeys.add(key);
-        visit({ name: transcript.id === undefined ? shown : `${shown}#${transcript.id}`, transcript, success: outcome });
-      }
+        return { name: transcript.id === undefined ? shown : `${shown}#${transcript.id}`, transcript, success: outcome };
+      });
+      for (const conversation of conversations) visit(conversation);
+      input.keep?.keep(file.path, conversations);
     }
     if (input.progress !== undefined && (done + 1) % every === 0) input.progress(done + 1, listed.files.length);
   }

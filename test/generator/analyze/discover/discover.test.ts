@@ -120,10 +120,20 @@ describe('the retail corpus', () => {
     for (const [i, draft] of drafts.entries()) expect(draft, FORMATS[i]).toBe(drafts[0]);
   });
 
-  it('is deterministic: the same logs give the same draft and report', () => {
+  it('is deterministic: the same logs give the same draft and report, whether the first pass kept them or not', () => {
     const again = mined(join(work, 'retail-clean'));
     expect(again.draft).toBe(result.draft);
     expect(again.report).toEqual(result.report);
+    const reread = discover({
+      inputs: [join(work, 'retail-clean')],
+      root: work,
+      agent: 'mined_agent',
+      file: 'sops/mined_agent.md',
+      keptBytes: 0,
+    });
+    if (!reread.ok) throw new Error(reread.error);
+    expect(reread.draft).toBe(result.draft);
+    expect(reread.report).toEqual(result.report);
   });
 });
 
