@@ -23,7 +23,7 @@ const USAGE = `Usage: sop discover FILE... | DIR --agent NAME [--out FILE] [--ou
   (what a request changed), mined with the Inductive Miner (IMf); a node per step, its tools, a prompt stub with an
   example from the logs. Compiles it, and scores the logs against it with sop replay's alignment. Reads what sop
   replay reads: Claude Code session logs, OpenAI Chat and Responses, Anthropic messages, tau2-bench, audit logs.
-  --agent NAME        the draft's agent name ([a-z][a-z0-9_]*)
+  --agent NAME        the draft's agent name ([a-z][a-z0-9_]*, at most 128 characters)
   --out FILE          write the draft there (else it goes to stdout and the report to stderr)
   --force             overwrite --out when it exists
   --outcomes FILE     JSON {"<transcript>": true | false | reward}: with --only-successes, mine only what worked;
@@ -60,7 +60,8 @@ export async function runDiscover(args: readonly string[]): Promise<number> {
   if ('problem' in chosen) return usage(chosen.problem);
   if (positionals.length === 0) return usage('name a log file or a folder of them');
   if (values.agent === undefined) return usage('--agent NAME names the draft’s agent');
-  if (!/^[a-z][a-z0-9_]*$/.test(values.agent)) return usage(`--agent is a name of [a-z][a-z0-9_]*; got ${values.agent}`);
+  if (!/^[a-z][a-z0-9_]*$/.test(values.agent) || values.agent.length > 128)
+    return usage(`--agent is a name of [a-z][a-z0-9_]*, at most 128 characters; got ${values.agent}`);
   const noise = values.noise === undefined ? DEFAULT_NOISE : Number(values.noise);
   if (!Number.isFinite(noise) || noise < 0 || noise > 1) return usage(`--noise is a number in [0, 1]; got ${values.noise}`);
   let maxStates: number | undefined;

@@ -58,10 +58,10 @@ describe('npm run bench -- --quick', () => {
     const rows = JSON.parse(readFileSync(out, 'utf8')) as ResultRow[];
     expect(Array.isArray(rows)).toBe(true);
     // All: goto (2), load_graph, cold start, build (3), tsc (2), HTTP (2), tokens (2), idle sessions (2), SQLite,
-    // idle runs, PostgreSQL latency (2), scale-out, policies, the gateway (3), the language server (2), replay (2) and
-    // the soak.
+    // idle runs, PostgreSQL latency (2), scale-out, policies, the gateway (3), the language server (2), replay (2),
+    // the soak, data conditions and discover.
     // The smoke subset: goto (2), load_graph, tokens (2), SQLite.
-    expect(rows).toHaveLength(SMOKE_ROWS.length === 0 ? 29 : 6);
+    expect(rows).toHaveLength(SMOKE_ROWS.length === 0 ? 31 : 6);
     const names = rows.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);
     for (const r of rows) {
