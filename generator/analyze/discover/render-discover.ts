@@ -19,7 +19,7 @@ export function renderDiscoverText(report: DiscoverReport): string {
   const opening = report.nodes.filter((n) => n.part === 'opening');
   if (opening.length > 0) lines.push(`opening: ${opening.map(nodeText).join(' → ')}`);
   if (report.intents.length > 0) {
-    lines.push('intents (requests mined):');
+    lines.push('intents (requests mined, then their steps):');
     const width = Math.max(...report.intents.map((i) => i.name.length));
     for (const intent of report.intents) {
       const nodes = report.nodes.filter((n) => n.part === intent.name && n.kind === 'step');
