@@ -58,7 +58,9 @@ function nodeOfDiagnostic(document: SopDocument): (d: Diagnostic) => string | nu
   const starts = prompts.map((p) => p.span.start.line);
   return (d) => {
     const at = { line: d.line, column: d.column };
-    const site = index.siteAt(at);
+    // A diagnostic that starts on no name may end on one (SOP047: the link, then the new id it made).
+    const site =
+      index.siteAt(at) ?? (d.endLine === undefined ? undefined : index.siteAt({ line: d.endLine, column: d.endColumn ?? d.column }));
     if (site !== undefined) {
       if (site.of === 'node' && index.nodes.get(site.name)?.[0]?.kind === 'declaration') return site.name;
       if (site.owner !== undefined && site.kind !== 'policy') return site.owner;

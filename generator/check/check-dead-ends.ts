@@ -26,11 +26,13 @@ export function checkDeadEnds(model: SopModel, facts: GraphFacts, sink: Diagnost
     if (typos.has(node)) continue;
     const edge = firstEdgeInto.get(node.id)!;
     const label = node.declared ? node.description : '...';
+    // The link and, when the node is first written right after it, its id: `-->|refund| REFUND_FLOW`.
+    const after = node.span.start.line === edge.span.end.line && node.span.start.column >= edge.span.end.column;
     sink.push(
       diagnosticAt(
         model.file,
         'SOP047',
-        edge.span,
+        after ? { start: edge.span.start, end: node.span.end } : edge.span,
         `${quoted(node.id)} has no prompt, no edge on and is not drawn as an end: a run moved here by ${quoted(`${edge.from} → ${node.id}`)} stops without instructions.`,
         `Give ${quoted(node.id)} a prompt (\`### ${node.id}\`) and an edge to where the conversation goes on, or draw it as an end: \`${node.id}([${label}])\`.`,
       ),
