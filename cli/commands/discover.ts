@@ -114,8 +114,12 @@ export async function runDiscover(args: readonly string[]): Promise<number> {
   }
   const report = { ...result.report, out: out === undefined ? null : displayPath(root, out) };
   if (out !== undefined) {
-    mkdirSync(dirname(out), { recursive: true });
-    writeFileSync(out, result.draft);
+    try {
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, result.draft);
+    } catch (error) {
+      return fail(`cannot write ${values.out} (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    }
   }
   if (chosen.value === 'json') {
     process.stdout.write(`${JSON.stringify(out === undefined ? { ...report, draft: result.draft } : report, null, 2)}\n`);

@@ -17,7 +17,8 @@
  *     changes, which the alignment's rules for them read (a change repeated after one of unknown outcome).
  */
 import type { DraftGraph } from './draft-graph.js';
-import { FOUND, type FieldsBefore, type ObservedConversation, UNSEEN } from './observed-log.js';
+import type { FieldsBefore } from './answer-fields.js';
+import { FOUND, type ObservedConversation, UNSEEN } from './observed-log.js';
 
 export interface DraftEvidence {
   readonly tools: readonly string[];

@@ -5,9 +5,7 @@
  * exchanges per tool for the prompts. The conversations themselves are dropped once observed, so memory grows by a
  * few bytes per call, whatever the logs weigh.
  *
- * For the data a change was decided on, each read's answer about an entity (its top-level text and boolean fields) is
- * kept while its conversation is read, and each change counts the values the last such answer about the entity it
- * names showed (the status of the order read before it was cancelled), successes and the others apart.
+ * And the data each change was decided on (`answer-fields.ts`).
  *
  * Tool ids are given in order of first sight while reading, then renumbered by name (`finish`), so the draft does not
  * depend on which file was read first.
@@ -15,6 +13,7 @@
 import { answerKind, type ReadAnswer, readAnswer } from '../../../contract/run/call-results.js';
 import { DEFAULT_CONFIRMATION } from '../../model/policy-model.js';
 import type { ConversationEvent, ToolCallEvent } from '../replay/conversation.js';
+import { AnswerFields } from './answer-fields.js';
 import type { Transcript } from '../replay/read-conversation.js';
 import { minedName, type ToolKind, toolKind } from './tool-kinds.js';
 
@@ -51,17 +50,7 @@ export interface Example {
   readonly agent: string;
 }
 
-/** The fields a change followed, counted: per field, per value (as JSON), [in successes, in the others]. */
-export interface FieldsBefore {
-  readonly calls: [number, number];
-  readonly fields: Map<string, Map<string, [number, number]>>;
-}
-
 const EXAMPLES_PER_TOOL = 8;
-/** Fields of one answer kept, values counted per field, and a value's length, at most. */
-const FIELDS_PER_ANSWER = 64;
-const VALUES_PER_FIELD = 16;
-const VALUE_CHARACTERS = 64;
 const EXAMPLE_CHARACTERS = 200;
 const YES = new RegExp(DEFAULT_CONFIRMATION, 'i');
 
@@ -74,10 +63,8 @@ export class ObservedLog {
   readonly readArguments = new Map<string, Set<string>>();
   /** Up to EXAMPLES_PER_TOOL exchanges per tool, first seen first. */
   examples = new Map<string, Example[]>();
-  /** Per read tool, per field: up to two values seen (a field that never varies decides nothing). */
-  readonly fieldValues = new Map<string, Map<string, Set<string>>>();
-  /** Per change tool, per read tool: the fields the last answer of the read about the entity the change named showed. */
-  readonly before = new Map<string, Map<string, FieldsBefore>>();
+  /** The fields of the reads' answers the changes followed (`answer-fields.ts`). */
+  readonly fields = new AnswerFields();
   /** Calls left out of mining: the toolkit's own tools and a client's built-ins, by name. */
   readonly leftOut = new Map<string, { readonly kind: 'toolkit' | 'client'; count: number }>();
   /** The MCP servers the logs' prefixed tool names came from (`mcp__retail-tools__…`). */
@@ -100,8 +87,7 @@ export class ObservedLog {
     const confirmed: number[] = [];
     const read = new Map<string, Set<string>>();
     const named = new Map<number, { names: string[]; readFirst: string[] }>();
-    /** Per entity (`order_id="#W1"`), per read tool: the fields of its last answer about it. */
-    const answers = new Map<string, Map<string, Map<string, string>>>();
+    const answers = this.fields.conversation();
     let previousCall = -1;
     for (const [index, event] of events.entries()) {
       if (event.kind !== 'call') continue;
@@ -122,7 +108,7 @@ export class ObservedLog {
           : undefined;
       outcomes.push(outcomeOf(event, answer));
       confirmed.push(userSaidYes(events, previousCall, index) ? 1 : 0);
-      this.followAnswers(mined.tool, event, answer, answers, success === true ? 0 : 1);
+      this.fields.follow(mined.tool, this.kindOfTool(mined.tool), event, answer, answers, success === true ? 0 : 1);
       const names = this.namesOf(mined.tool, event, read);
       if (names !== undefined) named.set(calls.length - 1, names);
       this.keepExample(mined.tool, events, previousCall, index, calls.length - 1);
@@ -229,72 +215,6 @@ export class ObservedLog {
       if (read.get(name)?.has(text) === true) readFirst.push(name);
     }
     return names.length === 0 ? undefined : { names, readFirst };
-  }
-
-  /**
-   * A read that found an object keeps its text and boolean fields per entity it named; a change counts, for each read
-   * tool, the fields of the last answer about an entity it names.
-   */
-  private followAnswers(
-    tool: string,
-    event: ToolCallEvent,
-    answer: ReadAnswer | undefined,
-    answers: Map<string, Map<string, Map<string, string>>>,
-    bucket: 0 | 1,
-  ): void {
-    if (event.args === null) return;
-    const entities = Object.entries(event.args).flatMap(([name, value]) =>
-      typeof value === 'string' || typeof value === 'number' ? [`${name}=${JSON.stringify(value)}`] : [],
-    );
-    if (entities.length === 0) return;
-    if (this.kindOfTool(tool) === 'read') {
-      if (
-        answer === undefined ||
-        answer.kind !== 'found' ||
-        answer.value === null ||
-        typeof answer.value !== 'object' ||
-        Array.isArray(answer.value)
-      )
-        return;
-      const fields = new Map<string, string>();
-      const seen = this.fieldValues.get(tool) ?? new Map<string, Set<string>>();
-      for (const [field, value] of Object.entries(answer.value as Record<string, unknown>)) {
-        if (fields.size >= FIELDS_PER_ANSWER) break;
-        if (!(typeof value === 'boolean' || (typeof value === 'string' && value.length <= VALUE_CHARACTERS))) continue;
-        const text = JSON.stringify(value);
-        fields.set(field, text);
-        const values = seen.get(field) ?? new Set<string>();
-        if (values.size < 2) values.add(text);
-        seen.set(field, values);
-      }
-      this.fieldValues.set(tool, seen);
-      for (const entity of entities) {
-        const byTool = answers.get(entity) ?? new Map<string, Map<string, string>>();
-        byTool.set(tool, fields);
-        answers.set(entity, byTool);
-      }
-      return;
-    }
-    const counted = new Set<string>();
-    for (const entity of entities) {
-      for (const [read, fields] of answers.get(entity) ?? []) {
-        if (counted.has(read)) continue;
-        counted.add(read);
-        const byRead = this.before.get(tool) ?? new Map<string, FieldsBefore>();
-        const stats = byRead.get(read) ?? { calls: [0, 0], fields: new Map() };
-        stats.calls[bucket] += 1;
-        for (const [field, value] of fields) {
-          const values = stats.fields.get(field) ?? new Map<string, [number, number]>();
-          const count = values.get(value) ?? (values.size < VALUES_PER_FIELD ? ([0, 0] as [number, number]) : undefined);
-          if (count === undefined) continue;
-          count[bucket] += 1;
-          values.set(value, count);
-          stats.fields.set(field, values);
-        }
-        byRead.set(read, stats);
-        this.before.set(tool, byRead);
-      }
-    }
   }
 
   private keepExample(tool: string, events: readonly ConversationEvent[], previousCall: number, index: number, call: number): void {
