@@ -156,8 +156,8 @@ class GraphBuilder {
     this.edges.splice(at, 0, { from, to, label, weight });
   }
 
-  connect(exits: readonly Exit[], to: string): void {
-    for (const exit of exits) this.edge(exit.from, to, exit.label, exit.weight);
+  connect(exits: readonly Exit[], to: string, at: number = this.edges.length): void {
+    for (const [i, exit] of exits.entries()) this.edge(exit.from, to, exit.label, exit.weight, at + i);
   }
 
   fragment(tree: StepTree, context: Context): Fragment {
@@ -177,34 +177,38 @@ class GraphBuilder {
         return { entry: id, exits: [{ from: id, label: null, weight: null }] };
       }
       case 'sequence': {
-        const parts = tree.children.map((child) => this.fragment(child, context));
-        for (let i = 1; i < parts.length; i++) this.connect(parts[i - 1]!.exits, parts[i]!.entry);
+        const parts: Fragment[] = [];
+        for (const child of tree.children) {
+          // The edges into a part come before the part's own in the flowchart.
+          const at = this.edges.length;
+          const part = this.fragment(child, context);
+          if (parts.length > 0) this.connect(parts.at(-1)!.exits, part.entry, at);
+          parts.push(part);
+        }
         return { entry: parts[0]!.entry, exits: parts.at(-1)!.exits };
       }
       case 'choice': {
-        const decision = this.reserve(tree.children.length === 1 ? 'IF' : `WHICH_${context.name}`);
-        const index = this.nodes.length;
+        const single = tree.children.length === 1;
+        // A choice between ways is named now; an optional step's decision after the step it may skip, made below.
+        const which = single ? null : this.reserve(`WHICH_${context.name}`);
+        const nodeAt = this.nodes.length;
+        const edgeAt = this.edges.length;
         const parts = tree.children.map((child) => this.fragment(child, context));
-        let id = decision;
-        if (tree.children.length === 1) {
-          // Named after the step it may skip, which exists only now.
-          this.taken.delete(decision);
-          id = this.reserve(`IF_${parts[0]!.entry}`);
-        }
-        const labels = tree.children.length === 1 ? ['yes'] : distinct(tree.children.map((child) => branchLabel(child, this.toolName)));
-        this.nodes.splice(index, 0, {
+        const id = which ?? this.reserve(`IF_${parts[0]!.entry}`);
+        const labels = single ? ['yes'] : distinct(tree.children.map((child) => branchLabel(child, this.toolName)));
+        this.nodes.splice(nodeAt, 0, {
           id,
           shape: 'decision',
-          label: tree.children.length === 1 ? `${toolsOf(tree.children[0]!).map(this.toolName).join(', ')} needed?` : 'Which step next?',
+          label: single ? `${toolsOf(tree.children[0]!).map(this.toolName).join(', ')} needed?` : 'Which step next?',
           tools: [],
           change: false,
           intent: context.intent,
           weight: tree.weight,
         });
-        for (const [i, part] of parts.entries()) this.edge(id, part.entry, labels[i]!, tree.children[i]!.weight);
+        // The decision's edges come before its branches' own in the flowchart.
+        for (const [i, part] of parts.entries()) this.edge(id, part.entry, labels[i]!, tree.children[i]!.weight, edgeAt + i);
         const exits = parts.flatMap((part) => part.exits);
-        if (tree.skip !== undefined)
-          exits.push({ from: id, label: tree.children.length === 1 ? 'no' : 'none of these', weight: tree.skip });
+        if (tree.skip !== undefined) exits.push({ from: id, label: single ? 'no' : 'none of these', weight: tree.skip });
         return { entry: id, exits };
       }
       case 'loop': {

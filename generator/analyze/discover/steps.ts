@@ -74,7 +74,10 @@ export function stepsOf(tree: ProcessTree, kinds: readonly ToolKind[]): StepTree
           single.some((s) => s!.step.change),
           tree.weight,
         );
-        return single.every((s) => s!.optional) ? choiceOf([merged], tree.weight, tree.weight) : merged;
+        if (!single.every((s) => s!.optional)) return merged;
+        // Skipped by the traces that skipped every part: at most the fewest that skipped one.
+        const skip = Math.min(...children.map((c) => (c.kind === 'choice' ? (c.skip ?? 0) : 0)));
+        return choiceOf([{ ...merged, weight: tree.weight - skip }], skip, tree.weight);
       }
       return sequenceOf(children, tree.weight);
     }
