@@ -1,6 +1,8 @@
 /**
- * `npm run bench`: measures the toolkit against its floors and prints one table, written also to
- * `bench/results.json` (rows `{name, value, floor, ratio, goal, met, goalOn, unit, note?}`).
+ * `npm run bench`: measures the toolkit against its floors and prints one table, written also, with the machine and
+ * the load it ran under, to `.cache/bench/results.json` (untracked; `--out FILE` for another place, such as the
+ * tracked `bench/results.json` when a run is to be published): `{format, ran_at, node, machine, load, quick, rows}`,
+ * rows `{name, value, floor, ratio, goal, met, goalOn, unit, note?}`.
  *
  *   node dist/bench/main.js [--quick] [--only <row>[,<row>…]] [--out FILE]
  *
@@ -79,7 +81,7 @@ async function main(): Promise<number> {
     options: {
       quick: { type: 'boolean', default: false },
       only: { type: 'string' },
-      out: { type: 'string', default: join(ROOT, 'bench', 'results.json') },
+      out: { type: 'string', default: join(ROOT, '.cache', 'bench', 'results.json') },
     },
   });
   const rows = selectRows(values.only);
@@ -90,6 +92,7 @@ async function main(): Promise<number> {
   const results: Row[] = [];
   const failed: string[] = [];
   const started = Date.now();
+  const loadAtStart = loadavg();
   try {
     for (const benchRow of rows) {
       if (quick && benchRow.quickSkip !== undefined) {
@@ -116,7 +119,7 @@ async function main(): Promise<number> {
     await contexts.close();
     rmSync(tmp, { recursive: true, force: true });
   }
-  writeResults(values.out, results);
+  writeResults(values.out, results, { startedAt: started, loadAtStart, quick });
   process.stdout.write(`${renderTable(results)}\n\n`);
   process.stdout.write(
     `${quick ? 'quick smoke run (numbers are not meaningful); ' : ''}${((Date.now() - started) / 1000).toFixed(0)} s; ` +

@@ -5,6 +5,7 @@
  * ratio, or to the value when a row has no floor to divide by (`goalOn`). A figure without a value is `null`
  * with a `note` saying why (left out of a quick run, or its row failed, which fails the bench), never met.
  */
+import os from 'node:os';
 import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { round } from './stats.js';
@@ -95,7 +96,35 @@ export function renderTable(rows: readonly Row[]): string {
   return [...out, ...(notes.length > 0 ? ['', 'Notes:', ...notes] : [])].join('\n');
 }
 
-export function writeResults(file: string, rows: readonly Row[]): void {
+export const RESULTS_FORMAT = 'sop-bench/1';
+
+/** What a results file says of the run besides its rows: when, on what, under which load. */
+export interface RunFacts {
+  readonly startedAt: number;
+  readonly loadAtStart: readonly number[];
+  readonly quick: boolean;
+}
+
+export function writeResults(file: string, rows: readonly Row[], run: RunFacts): void {
+  const cpus = os.cpus();
+  const results = {
+    format: RESULTS_FORMAT,
+    ran_at: new Date(run.startedAt).toISOString(),
+    node: process.version,
+    machine: {
+      platform: `${os.platform()} ${os.arch()}`,
+      cpus: cpus.length,
+      cpu_model: cpus[0]?.model ?? null,
+      memory_mb: Math.round(os.totalmem() / 2 ** 20),
+    },
+    load: { start: run.loadAtStart.map(round2), end: os.loadavg().map(round2) },
+    quick: run.quick,
+    rows,
+  };
   mkdirSync(dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(rows, null, 2)}\n`);
+  writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+}
+
+function round2(value: number): number {
+  return Math.round(value * 100) / 100;
 }

@@ -55,7 +55,15 @@ describe('npm run bench -- --quick', () => {
     expect(run.status, `${run.stdout.slice(-3000)}\n${run.stderr.slice(-3000)}`).toBe(0);
     expect(run.stdout).toContain('| row');
 
-    const rows = JSON.parse(readFileSync(out, 'utf8')) as ResultRow[];
+    const results = JSON.parse(readFileSync(out, 'utf8')) as {
+      format: string;
+      quick: boolean;
+      machine: { cpus: number };
+      rows: ResultRow[];
+    };
+    expect(results).toMatchObject({ format: 'sop-bench/1', quick: true, node: process.version });
+    expect(results.machine.cpus).toBeGreaterThan(0);
+    const rows = results.rows;
     expect(Array.isArray(rows)).toBe(true);
     // All: goto (2), load_graph, cold start, build (3), tsc (2), HTTP (2), tokens (2), idle sessions (2), SQLite,
     // idle runs, PostgreSQL latency (2), scale-out, policies, the gateway (3), the language server (2), replay (2),
