@@ -29,7 +29,10 @@ export interface ObservedConversation {
   readonly calls: Int32Array;
   /** Per call: FOUND, EMPTY, FAILED or UNSEEN. */
   readonly outcome: Uint8Array;
-  /** Per call: 1 when the user's last message since the previous domain call, after the agent spoke, is an explicit yes. */
+  /**
+   * Per call: 1 when the user's last message since the previous domain call, after the agent spoke, is an explicit
+   * yes, or a gateway's audit log records the user's yes for it.
+   */
   readonly confirmed: Uint8Array;
   readonly success: boolean | null;
   /**
@@ -107,7 +110,8 @@ export class ObservedLog {
           ? readAnswer(event.result)
           : undefined;
       outcomes.push(outcomeOf(event, answer));
-      confirmed.push(userSaidYes(events, previousCall, index) ? 1 : 0);
+      // The user's yes: said in the conversation, or recorded by a gateway that asked (its audit log).
+      confirmed.push(event.confirmed === 'yes' || event.confirmed === 'step' || userSaidYes(events, previousCall, index) ? 1 : 0);
       this.fields.follow(mined.tool, this.kindOfTool(mined.tool), event, answer, answers, success === true ? 0 : 1);
       const names = this.namesOf(mined.tool, event, read);
       if (names !== undefined) named.set(calls.length - 1, names);

@@ -15,9 +15,10 @@ import { conformance } from '../../../../generator/analyze/conformance/conforman
 import { compileDraft } from '../../../../generator/analyze/discover/compile-draft.js';
 import { type DiscoverOutcome, discover } from '../../../../generator/analyze/discover/index.js';
 import { MAX_TOOLS_PER_STEP } from '../../../../generator/analyze/discover/steps.js';
+import { toolKind } from '../../../../generator/analyze/discover/tool-kinds.js';
 import { readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
 import { repositoryBundle } from '../../../support/chat-transcripts.js';
-import { corpus, FORMATS } from '../../../support/corpus/index.js';
+import { type CorpusEntry, corpus, FORMATS } from '../../../support/corpus/index.js';
 import { goldenPathLogs } from '../../../support/golden-path-logs.js';
 
 let work: string;
@@ -52,6 +53,40 @@ function fitness(sop: CompiledSop, text: string): number {
   const conversation = read.transcripts[0]!.conversation;
   const events = conversation.events.filter((e) => e.kind !== 'call' || !['goto_node', 'load_graph', 'todo', 'inspect'].includes(e.tool));
   return conformance(sop, { ...conversation, events }).conformance.fitness;
+}
+
+/**
+ * The audit log a gateway (`sop serve --gateway`) would have kept of a corpus conversation: load_graph, then each
+ * domain call with what it answered (a lost answer: a forwarding no answer follows) and the user's yes for a change.
+ */
+function auditOf(entry: CorpusEntry): string {
+  const detail = (phase: string, extra: object) => ({
+    kind: 'domain',
+    server: 'retail-tools',
+    rule: 'node-tools',
+    sop: 'sha256:1',
+    phase,
+    ...extra,
+  });
+  const audit: unknown[] = [
+    { seq: 1, tool: 'load_graph', input: { agent: 'retail_customer_support' }, outcome: 'ok', detail: { kind: 'start', gateway: true } },
+  ];
+  for (const call of entry.calls) {
+    const seq = audit.length + 1;
+    if (call.lost === true) {
+      audit.push({ seq, tool: call.tool, input: call.args, outcome: 'pending', detail: detail('forwarding', {}) });
+      continue;
+    }
+    const change = toolKind(call.tool) === 'change' && call.tool !== 'transfer_to_human_agents';
+    audit.push({
+      seq,
+      tool: call.tool,
+      input: call.args,
+      outcome: call.result.isError === true ? 'error' : 'ok',
+      detail: detail('answered', { read: !change, result: call.result, ...(change ? { confirmation: 'yes' } : {}) }),
+    });
+  }
+  return JSON.stringify({ run: { runId: `run-${entry.id}`, agent: 'retail_customer_support', sourceHash: 'sha256:1' }, audit });
 }
 
 describe('the retail corpus', () => {
@@ -105,19 +140,20 @@ describe('the retail corpus', () => {
     expect(notLower).toEqual([]);
   });
 
-  it('mines the same procedure from each log format alone', () => {
-    const drafts = FORMATS.map((format) => {
-      const draft = mined(
-        folder(
-          `retail-${format}`,
-          clean.filter((e) => e.format === format),
-        ),
-      ).draft;
+  it('mines the same procedure from each log format alone, audit logs of a gateway included', () => {
+    const formats = [...FORMATS, 'audit'] as const;
+    const drafts = formats.map((format) => {
+      const files =
+        format === 'audit'
+          ? clean.filter((e) => e.format === 'openai-chat').map((e) => ({ file: e.file, text: auditOf(e) }))
+          : clean.filter((e) => e.format === format);
+      const draft = mined(folder(`retail-${format}`, files)).draft;
       // Only Claude Code's tool names say which server they came from; the example exchanges are what was said
-      // around a call, which formats that join consecutive messages (Anthropic's alternating roles) join.
+      // around a call, which formats that join consecutive messages (Anthropic's alternating roles) join, and an
+      // audit log does not keep.
       return draft.replace(/^# {3}the logs name: .*\n/m, '').replace(/^examples:\n {2}- user: .*\n {4}agent: .*\n/gm, '');
     });
-    for (const [i, draft] of drafts.entries()) expect(draft, FORMATS[i]).toBe(drafts[0]);
+    for (const [i, draft] of drafts.entries()) expect(draft, formats[i]).toBe(drafts[0]);
   });
 
   it('is deterministic: the same logs give the same draft and report, whether the first pass kept them or not', () => {
