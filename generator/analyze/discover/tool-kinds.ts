@@ -57,6 +57,8 @@ export function toolKind(tool: string): ToolKind {
 /** The words of a tool name, lower case: `getOrderDetails`, `get-order.details` and `get_order_details` alike. */
 export function words(name: string): string[] {
   return name
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '') // accents off: `Ändern` is `andern`
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .split(/[^A-Za-z0-9]+/)
     .filter((word) => word !== '')
@@ -79,6 +81,8 @@ export interface MinedName {
  * neither is the agent's domain.
  */
 export function minedName(name: string, reader: string | undefined, known: ReadonlySet<string>): MinedName {
+  // A call that names no tool is nobody's to mine.
+  if (name.trim() === '') return { kind: 'client', tool: '(no name)' };
   const prefixed = /^mcp__(.+?)__(.+)$/.exec(name);
   const tool = prefixed === null ? name : prefixed[2]!;
   if (TOOLKIT.has(tool)) return { kind: 'toolkit', tool };

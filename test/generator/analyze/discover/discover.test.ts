@@ -17,7 +17,7 @@ import { type DiscoverOutcome, discover } from '../../../../generator/analyze/di
 import { MAX_TOOLS_PER_STEP } from '../../../../generator/analyze/discover/steps.js';
 import { toolKind } from '../../../../generator/analyze/discover/tool-kinds.js';
 import { readTranscripts } from '../../../../generator/analyze/replay/read-conversation.js';
-import { repositoryBundle } from '../../../support/chat-transcripts.js';
+import { call, chat, repositoryBundle, say, user } from '../../../support/chat-transcripts.js';
 import { type CorpusEntry, corpus, FORMATS } from '../../../support/corpus/index.js';
 import { goldenPathLogs } from '../../../support/golden-path-logs.js';
 
@@ -209,5 +209,32 @@ describe('a second SOP: the IT helpdesk, from its golden paths', () => {
     expect(new Set(planted.map((l) => l.label)).size).toBe(3);
     const notLower = planted.filter((l) => fitness(sop, l.text) >= fitness(sop, byId.get(l.pairedWith!)!.text)).map((l) => l.id);
     expect(notLower).toEqual([]);
+  });
+});
+
+describe('names from the logs are data', () => {
+  it('drafts a SOP that compiles whatever the tools are called', () => {
+    const names = ['__proto__', 'constructor', 'end', 'get order (v2)', 'toString', 'lookup.customer', 'Ändern-Bestellung', '1st_call'];
+    const conversations = Array.from({ length: 12 }, (_, n) =>
+      chat(
+        user(`hello ${n}`),
+        call('lookup.customer', { id: `c${n}` }, { id: `c${n}`, status: 'found' }),
+        call('get order (v2)', { id: `c${n}` }, { id: `c${n}`, status: 'open' }),
+        say('Shall I go ahead?'),
+        user('Yes, go ahead.'),
+        call(names[n % 4 === 0 ? 0 : n % 4 === 1 ? 1 : n % 4 === 2 ? 2 : 4]!, { id: `c${n}` }, { ok: true }),
+        say('Done.'),
+        call(n % 2 === 0 ? 'Ändern-Bestellung' : '1st_call', { id: `c${n}` }, { ok: true }),
+      ),
+    );
+    const dir = folder(
+      'names',
+      conversations.map((messages, n) => ({ file: `n${n}.json`, text: JSON.stringify(messages) })),
+    );
+    const result = mined(dir);
+    const sop = compiled(result.draft);
+    expect([...sop.tools].sort()).toEqual([...names].sort());
+    expect(result.report.fitness).toBeGreaterThanOrEqual(0.95);
+    for (const id of sop.nodeIds) expect(id).toMatch(/^[A-Z][A-Z0-9_]*$/);
   });
 });
