@@ -6,7 +6,7 @@
  * model stage's own functions, so the answer holds while the file still has errors elsewhere.
  */
 import type { GraphFacts, SopModel } from '../../generator/model/sop-model.js';
-import { resolveSelector, type SelectorContext } from '../../generator/model/policy-selectors.js';
+import { resolveSelector, type SelectorContext, selectorContextOf } from '../../generator/model/policy-selectors.js';
 import { resolveVisitLimits } from '../../generator/model/visit-limits.js';
 import type { EdgeDetail, NodeDetails } from './node-details-types.js';
 
@@ -29,7 +29,11 @@ export function modelQueries(model: SopModel, facts: GraphFacts | null): ModelQu
     push(incoming, e.to, { node: e.from, condition: e.condition, style: e.style });
   }
   const terminals = new Set(facts?.terminalNodes ?? model.nodes.filter((n) => !outgoing.has(n.id)).map((n) => n.id));
-  const context: SelectorContext = { nodeIds: model.nodes.map((n) => n.id), toolsByNode, terminals };
+  const context: SelectorContext = selectorContextOf(
+    model.nodes.map((n) => n.id),
+    toolsByNode,
+    terminals,
+  );
   const policies = model.policies.map((p) => ({
     id: p.id,
     description: p.description,

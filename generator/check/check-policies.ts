@@ -14,7 +14,7 @@ import type { DiagnosticSink } from '../diagnostics/bounded-diagnostics.js';
 import { type Suggester, suggester } from '../diagnostics/closest-match.js';
 import { diagnosticAt } from '../diagnostics/diagnostic.js';
 import { quoted } from '../diagnostics/quoted.js';
-import { resolveSelector, type ResolvedSelector, type SelectorContext } from '../model/policy-selectors.js';
+import { resolveSelector, type ResolvedSelector, type SelectorContext, selectorContextOf } from '../model/policy-selectors.js';
 import type { GraphFacts, ModelPolicy, SopModel } from '../model/sop-model.js';
 import { type EscalationMove, escalationMovesOf } from '../model/visit-limits.js';
 
@@ -67,7 +67,11 @@ export function selectorContext(model: SopModel, facts: GraphFacts): SelectorCon
         prompt.nodeId,
         prompt.tools.map((t) => t.name),
       );
-  return { nodeIds: model.nodes.map((n) => n.id), toolsByNode, terminals: new Set(facts.terminalNodes) };
+  return selectorContextOf(
+    model.nodes.map((n) => n.id),
+    toolsByNode,
+    new Set(facts.terminalNodes),
+  );
 }
 
 export interface PolicyGraph {
@@ -78,6 +82,8 @@ export interface PolicyGraph {
   readonly ids: readonly string[];
   readonly indexOf: ReadonlyMap<string, number>;
   readonly next: readonly (readonly number[])[];
+  /** The edges reversed: the search that proves a policy goes back from its guarded nodes. */
+  readonly previous: readonly (readonly number[])[];
 }
 
 export function policyGraph(model: SopModel, facts: GraphFacts): PolicyGraph {
@@ -97,7 +103,11 @@ export function buildPolicyGraph(edges: ReadonlyMap<string, readonly string[]>, 
   const ids = [...successors.keys()];
   const indexOf = new Map(ids.map((id, i) => [id, i]));
   const next = ids.map((id) => successors.get(id)!.flatMap((to) => (indexOf.has(to) ? [indexOf.get(to)!] : [])));
-  return { successors, escalations, ids, indexOf, next };
+  const previous: number[][] = ids.map(() => []);
+  next.forEach((targets, from) => {
+    for (const to of targets) previous[to]!.push(from);
+  });
+  return { successors, escalations, ids, indexOf, next, previous };
 }
 
 export interface Violation {
@@ -110,7 +120,13 @@ export interface Violation {
 const UNSEEN = -2;
 const ROOT = -1;
 
-/** Breadth-first from the entry node through nodes that are not `passes`; null when no guarded node is reached. */
+/**
+ * Whether a guarded node is reachable from the entry node through nodes that are not `passes`, and if so the
+ * counterexample; null when the policy holds. Proving it searches back from the guarded nodes, stopping at the
+ * `passes` nodes: a policy that holds is usually decided near what it guards (cancel only after the confirmation
+ * step just before), whatever the size of the graph. Only a violation searches forward from the entry node, for the
+ * shortest counterexample and the other guarded nodes reached.
+ */
 export function findViolation(graph: PolicyGraph, entry: string, guards: readonly string[], passes: ReadonlySet<string>): Violation | null {
   const start = graph.indexOf.get(entry);
   if (passes.has(entry) || start === undefined) return null;
@@ -119,27 +135,35 @@ export function findViolation(graph: PolicyGraph, entry: string, guards: readonl
     const i = graph.indexOf.get(id);
     if (i !== undefined) blocked[i] = 1;
   }
+  if (!reachesEntry(graph, start, guards, blocked)) return null;
+  const guarded = new Uint8Array(graph.ids.length);
+  let left = 0;
+  for (const id of guards) {
+    const i = graph.indexOf.get(id);
+    if (i === undefined || guarded[i] === 1 || blocked[i] === 1) continue;
+    guarded[i] = 1;
+    left++;
+  }
   const parent = new Int32Array(graph.ids.length).fill(UNSEEN);
   const queue = new Int32Array(graph.ids.length);
   parent[start] = ROOT;
   queue[0] = start;
   let length = 1;
-  for (let head = 0; head < length; head++) {
+  // Breadth-first, so the first guarded node found is the nearest one; it stops once every guarded node is found.
+  let first = guarded[start] === 1 ? start : -1;
+  if (first === start) left--;
+  for (let head = 0; head < length && left > 0; head++) {
     const from = queue[head]!;
     for (const to of graph.next[from]!) {
       if (parent[to] !== UNSEEN || blocked[to] === 1) continue;
       parent[to] = from;
       queue[length++] = to;
+      if (guarded[to] === 1) {
+        if (first < 0) first = to;
+        left--;
+      }
     }
   }
-  // The queue holds no `passes` node and is in breadth-first order: its first guarded node is the nearest one.
-  const guarded = new Uint8Array(graph.ids.length);
-  for (const id of guards) {
-    const i = graph.indexOf.get(id);
-    if (i !== undefined) guarded[i] = 1;
-  }
-  let first = -1;
-  for (let head = 0; head < length && first < 0; head++) if (guarded[queue[head]!] === 1) first = queue[head]!;
   if (first < 0) return null;
   const path: string[] = [];
   for (let at = first; at !== ROOT; at = parent[at]!) path.push(graph.ids[at]!);
@@ -149,6 +173,28 @@ export function findViolation(graph: PolicyGraph, entry: string, guards: readonl
     return i !== undefined && parent[i] !== UNSEEN;
   };
   return { path, others: guards.filter((id) => id !== graph.ids[first] && reached(id)) };
+}
+
+/** Backwards from the guarded nodes (not `blocked` ones: a guarded node that is a `passes` node is passed), through nodes that are not blocked: whether the entry node is reached. */
+function reachesEntry(graph: PolicyGraph, start: number, guards: readonly string[], blocked: Uint8Array): boolean {
+  const seen = new Uint8Array(graph.ids.length);
+  const stack: number[] = [];
+  for (const id of guards) {
+    const i = graph.indexOf.get(id);
+    if (i === undefined || blocked[i] === 1 || seen[i] === 1) continue;
+    seen[i] = 1;
+    stack.push(i);
+  }
+  while (stack.length > 0) {
+    const at = stack.pop()!;
+    if (at === start) return true;
+    for (const from of graph.previous[at]!) {
+      if (seen[from] === 1 || blocked[from] === 1) continue;
+      seen[from] = 1;
+      stack.push(from);
+    }
+  }
+  return false;
 }
 
 export function violationMessage(
@@ -176,16 +222,24 @@ const SHOWN_AT_EACH_END = 12;
  * guarded node is) and says how many steps it leaves out, and how many of them are escalation moves.
  */
 export function renderPath(path: readonly string[], graph: PolicyGraph): string {
+  const escalationAt = (i: number) => (graph.escalations.size === 0 ? undefined : graph.escalations.get(`${path[i - 1]}>${path[i]}`));
   const step = (i: number): string => {
-    const escalation = graph.escalations.get(`${path[i - 1]}>${path[i]}`);
+    const escalation = escalationAt(i);
     return escalation === undefined ? ` → ${path[i]}` : ` ⇢ ${path[i]} (once ${escalation.usedUp} has used up its max_visits)`;
   };
-  const steps = path.map((_, i) => (i === 0 ? path[0]! : step(i)));
-  if (path.length <= 2 * SHOWN_AT_EACH_END + 1) return steps.join('');
-  const left = steps.slice(SHOWN_AT_EACH_END, -SHOWN_AT_EACH_END);
-  const escalations = left.filter((s) => s.startsWith(' ⇢')).length;
+  const steps = (from: number, to: number) => {
+    let text = '';
+    for (let i = from; i < to; i++) text += i === 0 ? path[0]! : step(i);
+    return text;
+  };
+  if (path.length <= 2 * SHOWN_AT_EACH_END + 1) return steps(0, path.length);
+  // Only the steps shown are written out: a counterexample through a long chain is hundreds of steps.
+  const left = path.length - 2 * SHOWN_AT_EACH_END;
+  let escalations = 0;
+  if (graph.escalations.size > 0)
+    for (let i = SHOWN_AT_EACH_END; i < path.length - SHOWN_AT_EACH_END; i++) if (escalationAt(i) !== undefined) escalations++;
   const note = escalations === 0 ? '' : `, ${escalations} of them escalation move${escalations === 1 ? '' : 's'}`;
-  return `${steps.slice(0, SHOWN_AT_EACH_END).join('')} → … (${left.length} more steps${note}) …${steps.slice(-SHOWN_AT_EACH_END).join('')}`;
+  return `${steps(0, SHOWN_AT_EACH_END)} → … (${left} more steps${note}) …${steps(path.length - SHOWN_AT_EACH_END, path.length)}`;
 }
 
 function shortList(ids: readonly string[]): string {

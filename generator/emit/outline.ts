@@ -16,7 +16,7 @@ import { outcomeOfLabel } from '../check/check-forks.js';
 import type { GraphFacts, ModelSelector, SopModel } from '../model/sop-model.js';
 import { nameTable } from '../../contract/name-table.js';
 import { camelCaseAgent, compareCodeUnits, pascalCaseAgent } from '../model/naming.js';
-import { resolveSelector } from '../model/policy-selectors.js';
+import { resolveSelector, selectorContextOf } from '../model/policy-selectors.js';
 import { type ResolvedLimit, resolveVisitLimits } from '../model/visit-limits.js';
 import type { EdgeLike } from './transitions.js';
 
@@ -122,7 +122,7 @@ export function outlineSop(model: SopModel, facts: GraphFacts): SopOutline {
   const toolNames = [...new Set([...model.tools.map((t) => t.name), ...model.prompts.flatMap((p) => p.tools.map((t) => t.name))])];
 
   const limits = resolveVisitLimits(model);
-  const selectors = { nodeIds, toolsByNode, terminals: terminal };
+  const selectors = selectorContextOf(nodeIds, toolsByNode, terminal);
   const subflows = model.nodes.flatMap((node): (readonly [string, SubflowCall])[] => {
     const call = model.prompts.find((p) => p.nodeId === node.id)?.subflow;
     if (call == null) return [];

@@ -10,8 +10,19 @@ import type { ModelPattern, ModelSelector } from './sop-model.js';
 export interface SelectorContext {
   /** Node ids in flowchart order. */
   readonly nodeIds: readonly string[];
+  /** Each node id's place in `nodeIds` (a plain id is looked up, a few nodes sorted, not the flowchart filtered). */
+  readonly positions: ReadonlyMap<string, number>;
   readonly toolsByNode: ReadonlyMap<string, readonly string[]>;
   readonly terminals: ReadonlySet<string>;
+}
+
+/** The context for resolving every selector of a SOP: made once per SOP. */
+export function selectorContextOf(
+  nodeIds: readonly string[],
+  toolsByNode: ReadonlyMap<string, readonly string[]>,
+  terminals: ReadonlySet<string>,
+): SelectorContext {
+  return { nodeIds, positions: new Map(nodeIds.map((id, i) => [id, i])), toolsByNode, terminals };
 }
 
 export interface ResolvedSelector {
@@ -27,8 +38,12 @@ export function resolveSelector(selector: ModelSelector, context: SelectorContex
   const because = new Map<string, string | null>();
   const unmatchedPatterns: ModelPattern[] = [];
   const matching = (pattern: ModelPattern): string[] => {
-    const test = patternTest(pattern.pattern);
-    const found = context.nodeIds.filter(test);
+    // A plain id (the usual pattern) is looked up; only a pattern with `*` is tested against every node.
+    const found = pattern.pattern.includes('*')
+      ? context.nodeIds.filter(patternTest(pattern.pattern))
+      : context.positions.has(pattern.pattern)
+        ? [pattern.pattern]
+        : [];
     if (found.length === 0) unmatchedPatterns.push(pattern);
     return found;
   };
@@ -43,9 +58,15 @@ export function resolveSelector(selector: ModelSelector, context: SelectorContex
   });
   const excluded = new Set(selector.except.flatMap(matching));
   return {
-    nodes: context.nodeIds.filter((id) => because.has(id) && !excluded.has(id)),
+    nodes: inFlowchartOrder(context, because, excluded),
     because,
     unmatchedPatterns,
     unmatchedTools,
   };
+}
+
+/** The selected nodes in flowchart order: a few are sorted by position, most of the flowchart filtered in order. */
+function inFlowchartOrder(context: SelectorContext, selected: ReadonlyMap<string, unknown>, excluded: ReadonlySet<string>): string[] {
+  if (selected.size * 8 >= context.nodeIds.length) return context.nodeIds.filter((id) => selected.has(id) && !excluded.has(id));
+  return [...selected.keys()].filter((id) => !excluded.has(id)).sort((a, b) => context.positions.get(a)! - context.positions.get(b)!);
 }
