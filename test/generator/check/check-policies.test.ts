@@ -9,7 +9,9 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { decideMove, type Visits } from '../../../contract/transitions.js';
+import { buildPolicyGraph, findViolation } from '../../../generator/check/check-policies.js';
 import { compileSop } from '../../../generator/compile-sop.js';
+import { random } from '../../../fuzz/random.js';
 import { type Diagnostic, hasErrors } from '../../../generator/diagnostics/diagnostic.js';
 import { transitionTableOf } from '../../../generator/emit/compiled-data.js';
 import { outlineSop } from '../../../generator/emit/outline.js';
@@ -600,5 +602,51 @@ describe('a graph at the node limit', () => {
       'Policy `fails_472` does not hold: N472 is reachable without passing N475: START → N0 → N1 → N2 → N3 → N4 → N5 → N6 → N7 → ' +
         'N8 → N9 → N10 → … (450 more steps) … → N461 → N462 → N463 → N464 → N465 → N466 → N467 → N468 → N469 → N470 → N471 → N472.',
     );
+  });
+});
+
+describe('findViolation, against a plain search over random graphs', () => {
+  /** The reference: breadth-first from the entry through nodes not in `passes`; the nearest guarded node, its distance. */
+  function reference(next: Map<string, string[]>, entry: string, guards: string[], passes: Set<string>) {
+    if (passes.has(entry)) return null;
+    const distance = new Map([[entry, 0]]);
+    const queue = [entry];
+    for (let head = 0; head < queue.length; head++) {
+      const from = queue[head]!;
+      for (const to of next.get(from) ?? []) {
+        if (distance.has(to) || passes.has(to)) continue;
+        distance.set(to, distance.get(from)! + 1);
+        queue.push(to);
+      }
+    }
+    const reached = guards.filter((g) => distance.has(g) && !passes.has(g));
+    if (reached.length === 0) return null;
+    return { nearest: Math.min(...reached.map((g) => distance.get(g)!)), reached: new Set(reached) };
+  }
+
+  it('finds a violation exactly when there is one, with a shortest counterexample that is a real path', () => {
+    const rng = random(20261128);
+    for (let round = 0; round < 400; round++) {
+      const count = 2 + rng.below(40);
+      const ids = Array.from({ length: count }, (_, i) => `N${i}`);
+      const edges = new Map(ids.map((id) => [id, [] as string[]]));
+      for (let e = rng.below(count * 3); e > 0; e--) {
+        const from = rng.pick(ids);
+        const to = rng.pick(ids);
+        if (!edges.get(from)!.includes(to)) edges.get(from)!.push(to);
+      }
+      const graph = buildPolicyGraph(edges, []);
+      const guards = ids.filter(() => rng.below(6) === 0);
+      const passes = new Set(ids.filter(() => rng.below(5) === 0));
+      const found = findViolation(graph, 'N0', guards, passes);
+      const expected = reference(edges, 'N0', guards, passes);
+      expect(found === null, `round ${round}`).toBe(expected === null);
+      if (found === null || expected === null) continue;
+      expect(found.path[0]).toBe('N0');
+      expect(found.path.length - 1, `round ${round}: the counterexample is a shortest one`).toBe(expected.nearest);
+      for (let i = 1; i < found.path.length; i++) expect(edges.get(found.path[i - 1]!)).toContain(found.path[i]);
+      expect(found.path.some((id) => passes.has(id))).toBe(false);
+      expect(new Set([found.path.at(-1)!, ...found.others])).toEqual(expected.reached);
+    }
   });
 });
