@@ -27,7 +27,7 @@ import { draftRules } from './draft-rules.js';
 import { eventLog } from './event-log.js';
 import { DEFAULT_NOISE, mineTree } from './inductive-miner.js';
 import { groupIntents, INFO, type Segment } from './intents.js';
-import { ObservedLog } from './observed-log.js';
+import { type ObservedConversation, ObservedLog } from './observed-log.js';
 import { findOpening } from './opening.js';
 import { Practice } from './practice.js';
 import { KeptLogs, readLogs } from './read-logs.js';
@@ -94,13 +94,13 @@ export function discover(input: DiscoverInput): DiscoverOutcome {
   );
   if (!first.ok) return first;
   const superseded = log.finish();
-  const minedIndex = new Int32Array(log.conversations.length).fill(-1);
-  const mined = log.conversations.filter((c, i) => {
-    const keep = input.onlySuccesses !== true || c.success === true;
-    if (keep) minedIndex[i] = 0;
-    return keep;
+  // The conversations mined, and where each conversation read stands among them (-1: not mined).
+  const mined: ObservedConversation[] = [];
+  const minedIndex = Int32Array.from(log.conversations, (c) => {
+    if (input.onlySuccesses === true && c.success !== true) return -1;
+    mined.push(c);
+    return mined.length - 1;
   });
-  for (let i = 0, k = 0; i < minedIndex.length; i++) if (minedIndex[i] === 0) minedIndex[i] = k++;
   const where = input.inputs.join(', ');
   if (log.conversations.length === 0) return { ok: false, error: `no conversation in ${where}` };
   if (mined.length === 0)
