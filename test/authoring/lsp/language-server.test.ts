@@ -432,7 +432,6 @@ describe('completion, quick fixes, outline', () => {
     ]);
     expect(keys.find((i) => i.label === 'entry_node')).toMatchObject({
       insertTextFormat: 2,
-      // biome-ignore lint/suspicious/noTemplateCurlyInString: an LSP snippet's tab stop.
       textEdit: { newText: 'entry_node: ${1:START}' },
     });
     client.close(path);

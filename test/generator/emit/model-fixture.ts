@@ -211,7 +211,6 @@ export const NASTY_STRINGS: readonly string[] = [
   'back\\slash \\n not a newline, \\u0041 not an A',
   'ends with a backslash \\',
   'two at the end \\\\',
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: the emitter must escape `${` in string literals
   'backtick ` and ${template} and `${nested}`',
   'line\u2028separator and paragraph\u2029separator',
   'emoji 👩‍💻 🚀 and ZWJ family 👨‍👩‍👧',

@@ -205,7 +205,13 @@ describe('parseSop + buildModel', () => {
     const { diagnostics, model } = compileSop('sops/demo.md', BASE_SOP.replace(/^agent: .*$/m, `agent: ${long}`));
     expect(model).toBeNull();
     expect(diagnostics.map((d) => [d.code, d.severity, d.line, d.column, d.message])).toEqual([
-      ['SOP003', 'error', 2, 8, "Frontmatter key `agent`: must be at most 128 characters: it names the build's output folder for the agent."],
+      [
+        'SOP003',
+        'error',
+        2,
+        8,
+        "Frontmatter key `agent`: must be at most 128 characters: it names the build's output folder for the agent.",
+      ],
     ]);
     expect(diagnostics[0]!.remediation).toContain('at most 128 characters');
     expect(compileSop('sops/demo.md', BASE_SOP.replace(/^agent: .*$/m, `agent: ${'a'.repeat(128)}`)).diagnostics).toEqual([]);
