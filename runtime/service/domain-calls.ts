@@ -263,14 +263,16 @@ function observedAs(enforced: DomainDecision, state: RunState): { readonly decis
   return { decision: { kind: 'forward', rule: enforced.rule, state: plain }, would };
 }
 
-/** What the server answered, as the run and its audit keep it: the structured content and the text parts joined. */
+/**
+ * What the server answered, as the run and its audit keep it: the structured content, or else the text parts joined.
+ * Not both: a server that returns structured content sends its JSON as text too (the MCP spec asks it to), and the
+ * rules read the structured content first; keeping the copy would double what every audit entry holds.
+ */
 function recordedResult(result: CallToolResult): RecordedResult {
+  const flag = result.isError === true ? { isError: true as const } : {};
+  if (result.structuredContent !== undefined) return { structured: result.structuredContent, ...flag };
   const texts = (result.content ?? []).filter((part): part is { type: 'text'; text: string } => part.type === 'text');
-  return {
-    ...(result.structuredContent === undefined ? {} : { structured: result.structuredContent }),
-    ...(texts.length === 0 ? {} : { text: texts.map((part) => part.text).join('\n') }),
-    ...(result.isError === true ? { isError: true as const } : {}),
-  };
+  return { ...(texts.length === 0 ? {} : { text: texts.map((part) => part.text).join('\n') }), ...flag };
 }
 
 /** How the user's yes came, as the audit says it (the gateway's yes is asked, or the confirmation step's). */

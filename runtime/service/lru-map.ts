@@ -14,26 +14,33 @@ export interface LruMap<K, V> {
 
 export function createLruMap<K, V>(capacity: number): LruMap<K, V> {
   const entries = new Map<K, V>();
+  /** The most recently used key, last in `entries`: using it again moves nothing. */
+  let newest: K | undefined;
   return {
     get(key) {
       const value = entries.get(key);
-      if (value !== undefined) {
+      // The most recent key (a conversation's run, call after call) is already where a get would move it.
+      if (value !== undefined && key !== newest) {
         // Re-inserting moves the key to the end: Map iteration order is insertion order.
         entries.delete(key);
         entries.set(key, value);
+        newest = key;
       }
       return value;
     },
     set(key, value) {
-      entries.delete(key);
+      if (key !== newest) entries.delete(key);
       entries.set(key, value);
+      newest = key;
       if (entries.size > capacity) entries.delete(entries.keys().next().value as K);
     },
     delete(key) {
       entries.delete(key);
+      if (key === newest) newest = undefined;
     },
     prune(drop) {
       for (const [key, value] of entries) if (drop(key, value)) entries.delete(key);
+      if (newest !== undefined && !entries.has(newest)) newest = undefined;
     },
     get size() {
       return entries.size;
