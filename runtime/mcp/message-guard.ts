@@ -60,6 +60,7 @@ export function screenIncoming(value: unknown): Screened {
       'Batches are not supported: send one JSON-RPC message at a time (MCP removed batching in 2025-06-18).',
     );
   }
+  if (isPlainToolCall(value)) return { ok: true, message: value };
   const id = idOf(value);
   const envelope = JSONRPCMessageSchema.safeParse(value);
   if (!envelope.success) {
@@ -74,6 +75,43 @@ export function screenIncoming(value: unknown): Screened {
     }
   }
   return { ok: true, message };
+}
+
+/**
+ * The message of most of a conversation, a `tools/call` in its plainest form, checked by hand: the schemas would find
+ * it fine, at a cost the hot path notices (a gateway's every domain call). Anything else, or anything more (another
+ * key, a `_meta` beyond a progress token), goes through the schemas, which name what is wrong.
+ */
+function isPlainToolCall(value: unknown): value is JSONRPCMessage {
+  if (!isPlainObject(value)) return false;
+  const message = value as Record<string, unknown>;
+  if (message['jsonrpc'] !== '2.0' || message['method'] !== 'tools/call' || !isRequestId(message['id'])) return false;
+  if (!onlyKeys(message, MESSAGE_KEYS)) return false;
+  const params = message['params'];
+  if (!isPlainObject(params) || !onlyKeys(params, PARAMS_KEYS) || typeof params['name'] !== 'string') return false;
+  if (params['arguments'] !== undefined && !isPlainObject(params['arguments'])) return false;
+  const meta = params['_meta'];
+  if (meta === undefined) return true;
+  if (!isPlainObject(meta) || !onlyKeys(meta, META_KEYS)) return false;
+  const token = meta['progressToken'];
+  return token === undefined || typeof token === 'string' || Number.isInteger(token);
+}
+
+const MESSAGE_KEYS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+const PARAMS_KEYS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
+const META_KEYS: ReadonlySet<string> = new Set(['progressToken']);
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+function isRequestId(id: unknown): boolean {
+  return typeof id === 'string' || Number.isInteger(id);
+}
+
+function onlyKeys(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key in object) if (!allowed.has(key)) return false;
+  return true;
 }
 
 /** The JSON-RPC error a transport answers for bytes that are not JSON. */
