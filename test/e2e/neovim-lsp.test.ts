@@ -1,6 +1,6 @@
 /**
- * `sop lsp` in a real editor: Debian's Neovim (0.7.2), headless, configured by the README's Neovim block itself (read
- * from README.md and loaded as the init.lua, `npx --no sop lsp` and all: the temp app has the toolkit's `sop` in
+ * `sop lsp` in a real editor: Debian's Neovim (0.7.2), headless, configured by the docs' Neovim block itself (read
+ * from docs/authoring.md and loaded as the init.lua, `npx --no sop lsp` and all: the temp app has the toolkit's `sop` in
  * node_modules/.bin). Neovim opens a SOP, receives the server's diagnostics, renames a node id through
  * `vim.lsp.buf.rename` (prepareRename, then the workspace edit applied to the buffer), writes the file, and receives
  * the diagnostics of the renamed text; a second SOP of the app shares the one server, a markdown file outside any
@@ -21,12 +21,12 @@ let outside: string;
 /** BASE_SOP whose ASK offers a tool the frontmatter does not declare: a warning (SOP040) at line 21. */
 const SOP = BASE_SOP.replace('```yaml\ntools: [lookup]', '```yaml\ntools: [lookup, fetch_order]');
 
-/** The README's Neovim configuration, as written there: the lua block of its Neovim item. */
+/** The Neovim configuration of docs/authoring.md, as written there: the lua block of its Neovim item. */
 function readmeConfig(): string {
-  const readme = readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8');
-  const item = readme.slice(readme.indexOf('- **Neovim**'));
+  const page = readFileSync(join(PROJECT_ROOT, 'docs', 'authoring.md'), 'utf8');
+  const item = page.slice(page.indexOf('- **Neovim**'));
   const block = /```lua\n([\s\S]*?)\n\s*```/.exec(item)?.[1];
-  if (block === undefined) throw new Error('the README has no lua block under its Neovim item');
+  if (block === undefined) throw new Error('docs/authoring.md has no lua block under its Neovim item');
   return block
     .split('\n')
     .map((line) => line.replace(/^ {2}/, ''))

@@ -71,10 +71,10 @@ describe('the check as npm test runs it', () => {
     expect([run.status, run.stdout, run.stderr]).toEqual([0, '', '']);
   });
 
-  it('is the first step of npm test, and the command it names is the README’s and the one CI runs', () => {
+  it('is the first step of npm test, and the command it names is CONTRIBUTING.md’s and the one CI runs', () => {
     const scripts = JSON.parse(readFileSync(join(PROJECT_ROOT, 'package.json'), 'utf8')).scripts as Record<string, string>;
     expect(scripts.test).toMatch(/^node scripts\/check-engines\.mjs && /);
-    expect(readFileSync(join(PROJECT_ROOT, 'README.md'), 'utf8')).toContain(`${INSTALL_COMMAND} `);
+    expect(readFileSync(join(PROJECT_ROOT, 'CONTRIBUTING.md'), 'utf8')).toContain(`${INSTALL_COMMAND} `);
     expect(readFileSync(join(PROJECT_ROOT, '.ci', 'run'), 'utf8')).toMatch(/\n\s*with_node "\$version" npm test\n/);
   });
 });
