@@ -15,7 +15,7 @@ import { randomUUID } from 'node:crypto';
 import type { JSONRPCMessage, JSONRPCResponse } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
 import { QUESTION_LIFETIME_MS } from '../../contract/run/call.js';
-import { createLruMap } from '../service/lru-map.js';
+import { createLruMap } from '../support/lru-map.js';
 import type { CallQuestion, Caller, SessionService } from '../service/session-service.js';
 import { principalOf } from './auth.js';
 import { type PlainToolCall, toolCallReply } from './plain-tool-call.js';

@@ -9,7 +9,7 @@
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
-import { createLruMap } from '../service/lru-map.js';
+import { createLruMap } from '../support/lru-map.js';
 import { forkViews } from './fork-view.js';
 import type { RunDetail, RunFrame, RunRow, RunSop, RunStatus } from './run-shapes.js';
 import { type AuditEntry, pinnedVersion, type RunStore, type RunSummary, type StoredRun } from '../store/run-store.js';

@@ -8,7 +8,7 @@
  *   2. `load_graph` starts a run: pick the agent, keep its version in the store, create the run with its first
  *      audit entry, make it the session's current run, answer with its `run_id`;
  *   3. any other tool acts on a run: the `run_id` it names, else the session's current run. One call at a time
- *      per run in this process (`keyed-queue.ts`); read the run (this process's copy when it has one), check
+ *      per run in this process (`support/keyed-queue.ts`); read the run (this process's copy when it has one), check
  *      its owner, find the SOP version it is pinned to, run the pure tool function, and commit the next state
  *      with the call's audit entry if the run is still at the version read (compare-and-set): one trip to the
  *      store when this process's copy is fresh. Another instance may have moved the run meanwhile: the failed
@@ -41,10 +41,10 @@ import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
 import { GOTO_NODE, gatewayGotoNode, observedGotoNode } from '../tools/goto-node.js';
 import { LOAD_GRAPH_TOOL, type RunFacts, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
-import { newRunId, newSessionId } from './ids.js';
-import { createKeyedQueue } from './keyed-queue.js';
+import { newRunId, newSessionId } from '../support/ids.js';
+import { createKeyedQueue } from '../support/keyed-queue.js';
 import { type Logger, stderrLogger } from './logger.js';
-import { createLruMap } from './lru-map.js';
+import { createLruMap } from '../support/lru-map.js';
 import type { DomainTools } from '../upstream/domain-tools.js';
 import { createDomainCalls } from './domain-calls.js';
 import { type CallRequest, createToolTracing, type ToolCallSpan } from './tracing.js';

@@ -1,6 +1,6 @@
 /** The bounded map the service keeps runs and session owners in: least recently used first out, whatever was used last. */
 import { describe, expect, it } from 'vitest';
-import { createLruMap } from '../../../runtime/service/lru-map.js';
+import { createLruMap } from '../../../runtime/support/lru-map.js';
 
 describe('createLruMap', () => {
   it('drops the least recently used entry past its capacity, a get or a set counting as a use', () => {

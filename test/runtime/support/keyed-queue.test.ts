@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createKeyedQueue } from '../../../runtime/service/keyed-queue.js';
+import { createKeyedQueue } from '../../../runtime/support/keyed-queue.js';
 
 const tick = () => new Promise<void>((resolve) => setImmediate(resolve));
 
