@@ -7,7 +7,7 @@
 import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
-import { readBundle } from '../runtime/agents/read-bundle.js';
+import { readBundle } from '../contract/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';
 import {
   type Caller,

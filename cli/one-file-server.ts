@@ -4,7 +4,7 @@
  * passed in as a string (parsed and checked here, by the same code that reads it from disk), so the file runs
  * with no node_modules and no build output beside it: `node server.mjs` (stdio) or `node server.mjs --http`.
  */
-import { parseBundle } from '../runtime/agents/read-bundle.js';
+import { parseBundle } from '../contract/read-bundle.js';
 import { runServe } from './commands/serve.js';
 import { settleExit } from './settle-exit.js';
 

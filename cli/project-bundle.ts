@@ -3,7 +3,7 @@
  * `out`, or `--out`). For the commands that read compiled SOPs without serving them (`paths`, `replay`).
  */
 import type { SopBundle } from '../contract/compiled-sop.js';
-import { readBundle } from '../runtime/agents/read-bundle.js';
+import { readBundle } from '../contract/read-bundle.js';
 import { bundleFile, locateProject } from './config.js';
 import { displayPath } from './project-root.js';
 

@@ -16,7 +16,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { findProjectRoot } from '../cli/project-root.js';
 import type { CompiledSop } from '../contract/compiled-sop.js';
-import { readBundle } from '../runtime/agents/read-bundle.js';
+import { readBundle } from '../contract/read-bundle.js';
 
 const AGENT = 'retail_customer_support';
 const TASK_1 = 'Change shipping address on pending order';

@@ -16,8 +16,8 @@ export type { AgentSource, AgentSourceOptions, BundleOrigin, PinnedAgent } from 
 export { createAgentSource } from './agents/agent-source.js';
 export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from './agents/prepared-agent.js';
 export { prepareAgent } from './agents/prepared-agent.js';
-export type { BundleRead } from './agents/read-bundle.js';
-export { parseBundle, readBundle } from './agents/read-bundle.js';
+export type { BundleRead } from '../contract/read-bundle.js';
+export { parseBundle, readBundle } from '../contract/read-bundle.js';
 export type { FlowchartMarks } from './diagram/annotate-flowchart.js';
 export { annotateFlowchart } from './diagram/annotate-flowchart.js';
 export type { HttpAuth, IntrospectionOptions } from './http/auth.js';

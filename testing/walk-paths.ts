@@ -20,7 +20,7 @@ import type { SopBundle } from '../contract/compiled-sop.js';
 import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PATHS_FORMAT } from '../generator/analyze/golden-paths.js';
 import { expandedAgent } from '../generator/analyze/path-fixtures.js';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
-import { readBundle } from '../runtime/agents/read-bundle.js';
+import { readBundle } from '../contract/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';
 import { createSessionService, resultOf, type SessionService } from '../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../runtime/store/memory-run-store.js';

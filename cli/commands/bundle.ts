@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { hashSource } from '../../contract/source-hash.js';
-import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { readBundle } from '../../contract/read-bundle.js';
 import { bundleFile, locateProject, type ProjectPaths } from '../config.js';
 import { displayPath } from '../project-root.js';
 

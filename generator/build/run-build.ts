@@ -13,7 +13,7 @@
  */
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { readBundle } from '../../contract/read-bundle.js';
 import type { AgentTokenReport } from '../analyze/token-report.js';
 import { plannedBundle } from '../build-project.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';

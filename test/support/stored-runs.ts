@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { readBundle } from '../../runtime/agents/read-bundle.js';
+import { readBundle } from '../../contract/read-bundle.js';
 import type { AuditEntry, RunState, StoredRun } from '../../runtime/store/run-store.js';
 import { EMPTY_RUN_STATE } from '../../runtime/store/run-store.js';
 import { PROJECT_ROOT } from './run-cli.js';

@@ -1,10 +1,11 @@
 /**
  * Reads `generated/sop-bundle.json`, the compiled agents the server serves: JSON, so no module loader, no
  * TypeScript and no compiler are involved at run time. Every way it can be missing or wrong becomes a message
- * that says what to do, never a stack trace.
+ * that says what to do, never a stack trace. The compiler reads its last bundle with it, the runtime the one it serves,
+ * the CLI and `sop-toolkit/testing` the one they are pointed at. Node-only (node:fs): not part of the browser-safe index.
  */
 import { readFileSync } from 'node:fs';
-import { BUNDLE_FORMAT, type SopBundle } from '../../contract/compiled-sop.js';
+import { BUNDLE_FORMAT, type SopBundle } from './compiled-sop.js';
 
 export type BundleRead = { readonly ok: true; readonly bundle: SopBundle } | { readonly ok: false; readonly error: string };
 
