@@ -89,34 +89,23 @@ const NOTIFY_WHILE_LISTENED = (source: string) =>
   `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text) ` +
   `FROM ${source} WHERE ${OTHERS_LISTEN}`;
 
-/** A run as a failed commit returns it, after `committed` and `version`. */
-const CONFLICT_COLUMNS = 'run_id, principal, agent, source_hash, created_at, updated_at, state';
-
 const SQL = {
-  /**
-   * $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry.
-   * One row back: committed, with the new version (the caller holds the rest); or not, with the run as it is now.
-   */
+  /** $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry. */
   commit: {
     name: 'sop_commit',
     text: `WITH moved AS (
         UPDATE sop_runs SET state = $2, current_node = $3, version = version + 1, updated_at = $4
-        WHERE run_id = $5 AND version = $6 RETURNING run_id, version
+        WHERE run_id = $5 AND version = $6 RETURNING ${RUN_COLUMNS}
       ), logged AS (
         INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(7)} FROM moved
       ), told AS (
         ${NOTIFY_WHILE_LISTENED('moved')}
-      ), seen AS (
-        SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved)
-      ), raced AS (
-        SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = $5 AND EXISTS (SELECT 1 FROM seen WHERE version = $6) FOR SHARE
+      ), now_current AS (
+        SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved) FOR SHARE
       )
-      SELECT true AS committed, version, NULL AS run_id, NULL AS principal, NULL AS agent, NULL AS source_hash,
-        NULL::float8 AS created_at, NULL::float8 AS updated_at, NULL::json AS state, (SELECT count(*) FROM told) AS notified FROM moved
+      SELECT true AS committed, ${RUN_COLUMNS}, NULL::json AS state, (SELECT count(*) FROM told) AS notified FROM moved
       UNION ALL
-      SELECT false, version, ${CONFLICT_COLUMNS}, 0 FROM seen WHERE version <> $6
-      UNION ALL
-      SELECT false, version, ${CONFLICT_COLUMNS}, 0 FROM raced`,
+      SELECT false, ${RUN_COLUMNS}, state, 0 FROM now_current`,
   },
   /** $1 instance, $2… the run, then its first audit entry. */
   create: {
@@ -256,7 +245,7 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
       if (row === undefined) return { ok: false, reason: 'missing' };
       if (!row.committed) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
       listeners.emit({ runId, version: row.version });
-      return { ok: true, run: { ...cached, runId, state, version: row.version, updatedAt: now } };
+      return { ok: true, run: runFromRow(row, state) };
     },
     async expire(idleBefore) {
       const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
