@@ -14,8 +14,11 @@ export type { AgentCatalog } from './agents/agent-catalog.js';
 export { createCatalog } from './agents/agent-catalog.js';
 export type { AgentSource, AgentSourceOptions, BundleOrigin, PinnedAgent } from './agents/agent-source.js';
 export { createAgentSource } from './agents/agent-source.js';
-export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from './agents/prepared-agent.js';
-export { prepareAgent } from './agents/prepared-agent.js';
+export type { MoveAnswer, RefusalAnswer } from '../contract/answers/goto-answer.js';
+export { validNext } from '../contract/answers/goto-answer.js';
+export type { LoadGraphAnswer } from '../contract/answers/load-graph-answer.js';
+export type { EdgeAnswer, NodeAnswer, PreparedAgent, PreparedNode } from '../contract/answers/prepared-agent.js';
+export { prepareAgent } from '../contract/answers/prepared-agent.js';
 export type { BundleRead } from '../contract/read-bundle.js';
 export { parseBundle, readBundle } from '../contract/read-bundle.js';
 export type { FlowchartMarks } from './diagram/annotate-flowchart.js';
@@ -54,12 +57,11 @@ export type {
   TodoItem,
 } from './store/run-store.js';
 export { EMPTY_RUN_STATE } from './store/run-store.js';
-export type { GotoNodeAnswer, MoveAnswer, RefusalAnswer } from './tools/goto-node.js';
-export { gotoNode, validNext } from './tools/goto-node.js';
+export type { GotoNodeAnswer } from './tools/goto-node.js';
+export { gotoNode } from './tools/goto-node.js';
 export { DEFAULT_INSPECT_VIEWS } from './tools/inspect/inspect-tool.js';
 export type { InspectViewName } from './tools/inspect/inspect-view.js';
 export { INSPECT_VIEWS } from './tools/inspect/inspect-view.js';
-export type { LoadGraphAnswer } from './tools/load-graph.js';
 export type { TodoAnswer } from './tools/todo.js';
 export { MAX_CONTENT, MAX_NOTE, MAX_TODOS, TODO_STATUSES, writeTodos } from './tools/todo.js';
 export type { ErrorAnswer, ToolOutcome } from './tools/tool-outcome.js';

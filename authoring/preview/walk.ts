@@ -7,9 +7,10 @@
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { CountTokens } from '../../generator/analyze/token-counter.js';
-import { prepareAgent } from '../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../../runtime/store/run-store.js';
-import { gotoNode, validNext } from '../../runtime/tools/goto-node.js';
+import { validNext } from '../../contract/answers/goto-answer.js';
+import { gotoNode } from '../../runtime/tools/goto-node.js';
 import type { Walk, WalkStep } from './preview-api.js';
 
 /** Longest walk replayed: far more moves than any page makes by hand. */

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
 import { EMPTY_RUN_STATE, type EvidenceRecord, type RunState } from '../../contract/run/state.js';
-import { prepareAgent, type PreparedAgent } from '../../runtime/agents/prepared-agent.js';
+import { prepareAgent, type PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import { gatewayGotoNode } from '../../runtime/tools/goto-node.js';
 import type { BenchContext, BenchRow } from '../context.js';
 import { ROOT } from '../project.js';

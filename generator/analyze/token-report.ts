@@ -1,14 +1,15 @@
 /**
  * What a compiled agent costs a model, in tokens (o200k): the system prompt, each node's prompt, and each node's
  * typical `goto_node` answer, i.e. the exact text the server sends on arriving at the node along the shortest path
- * from the entry node (no todo reminder). The answer is made by the runtime's own `goto_node` (prepared agent and
- * tool function), so the count is of the bytes the model reads, not of an estimate.
+ * from the entry node (no todo reminder). The answer is made as the server makes it (`contract/answers/`: the prepared
+ * agent and the answer to a move, as `goto_node` without a gateway sends it), so the count is of the bytes the model
+ * reads, not of an estimate.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { entryOf } from '../../contract/name-table.js';
-import { EMPTY_RUN_STATE, type RunState } from '../../runtime/store/run-store.js';
-import { prepareAgent } from '../../runtime/agents/prepared-agent.js';
-import { gotoNode } from '../../runtime/tools/goto-node.js';
+import { answerMove } from '../../contract/answers/goto-answer.js';
+import { prepareAgent } from '../../contract/answers/prepared-agent.js';
+import { EMPTY_RUN_STATE, type RunState } from '../../contract/run/state.js';
 import type { CountTokens } from './token-counter.js';
 
 export interface NodeTokens {
@@ -67,7 +68,7 @@ interface Arrival {
 function arrivalsAlongShortestPaths(sop: CompiledSop): Map<string, Arrival> {
   const agent = prepareAgent(sop);
   const arrive = (state: RunState, node: string): Arrival => {
-    const outcome = gotoNode(agent, state, { node_id: node });
+    const outcome = answerMove(agent, state, node, undefined, { domainCalls: false });
     return { state: outcome.state, text: outcome.text ?? JSON.stringify(outcome.answer) };
   };
   const entry = sop.transitions.entry;

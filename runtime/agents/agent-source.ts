@@ -20,7 +20,7 @@ import type { Logger } from '../service/logger.js';
 import { createLruMap } from '../support/lru-map.js';
 import type { RunStore } from '../store/run-store.js';
 import { type AgentCatalog, createCatalog } from './agent-catalog.js';
-import { type PreparedAgent, prepareAgent } from './prepared-agent.js';
+import { type PreparedAgent, prepareAgent } from '../../contract/answers/prepared-agent.js';
 import { readBundle } from '../../contract/read-bundle.js';
 
 export type PinnedAgent = { readonly ok: true; readonly agent: PreparedAgent } | { readonly ok: false; readonly error: string };

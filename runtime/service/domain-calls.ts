@@ -22,7 +22,7 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import { recordAnswer } from '../../contract/run/answer.js';
 import type { RecordedResult } from '../../contract/run/call-results.js';
 import type { AgentSource } from '../agents/agent-source.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import {
   type AuditEntry,
   type DomainCallDetail,

@@ -30,7 +30,7 @@ import { type CallToolResult, ProtocolError, ProtocolErrorCode, type Tool } from
 import type { Tracer } from '@opentelemetry/api';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { AgentSource } from '../agents/agent-source.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import { selectAgent } from '../agents/select-agent.js';
 import { toolJsonSchema, describeIssues } from '../mcp/json-schema.js';
 import { type AuditEntry, EMPTY_RUN_STATE, pinnedVersion, type RunStore, type StoredRun } from '../store/run-store.js';

@@ -6,7 +6,7 @@
  * decision to the audit log before anything reaches the domain server (`service/domain-calls.ts`).
  */
 import { type CallDecision, decideCall } from '../../contract/run/call.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { callDigest, type ConfirmationQuestion, confirmationQuestion } from './confirmation.js';
 

@@ -5,14 +5,13 @@
  * a session (stdio, `Mcp-Session-Id`) it becomes the session's current run.
  *
  * The agent is chosen by `agent` name or by `sop_file` (the SOP's project path, as in the seed); finding and
- * checking it is I/O and lives in `agents/select-agent.ts`. This module is the pure part: the agent's part of the
- * answer and its JSON text are made once per prepared agent (`PreparedAgent.description`), and each answer
- * splices the run id in front of that text.
+ * checking it is I/O and lives in `agents/select-agent.ts`. This module is the tool's schemas and its pure part: the
+ * agent's part of the answer and its JSON text are made once per prepared agent (`PreparedAgent.description`,
+ * `contract/answers/load-graph-answer.ts`), and each answer splices the run id in front of that text.
  */
 import { z } from 'zod';
-import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { entryOf } from '../../contract/name-table.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { LoadGraphAnswer } from '../../contract/answers/load-graph-answer.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../store/run-store.js';
 import { errorAnswerSchema, type ToolOutcome } from './tool-outcome.js';
 
@@ -57,16 +56,9 @@ const loadGraphAnswerSchema = z.object({
   }),
   system_prompt_sections: z.array(z.string()),
   system_prompt: z.string(),
-});
-export type LoadGraphAnswer = z.output<typeof loadGraphAnswerSchema>;
+}) satisfies z.ZodType<LoadGraphAnswer>;
 
 export const loadGraphOutput = z.union([loadGraphAnswerSchema, errorAnswerSchema]);
-
-/** The agent's part of the answer (everything but `run_id`) and its JSON text, made once per prepared agent. */
-export interface AgentDescription {
-  readonly answer: Omit<LoadGraphAnswer, 'run_id'>;
-  readonly text: string;
-}
 
 export function loadGraph(agent: PreparedAgent, runId: string): ToolOutcome<LoadGraphAnswer> {
   const { answer, text } = agent.description;
@@ -77,42 +69,4 @@ export function loadGraph(agent: PreparedAgent, runId: string): ToolOutcome<Load
     outcome: 'ok',
     text: `{"run_id":${JSON.stringify(runId)},${text.slice(1)}`,
   };
-}
-
-export function describeAgent(sop: CompiledSop): AgentDescription {
-  // Parsed back from its text: a copy the answer owns entirely (nothing shared with the bundle's objects).
-  const text = JSON.stringify(answerOf(sop));
-  return Object.freeze({ answer: deepFreeze(JSON.parse(text) as Omit<LoadGraphAnswer, 'run_id'>), text });
-}
-
-function answerOf(sop: CompiledSop): Omit<LoadGraphAnswer, 'run_id'> {
-  return {
-    agent: sop.meta.agent,
-    version: sop.meta.version,
-    entry_node: sop.transitions.entry,
-    model: sop.meta.model,
-    // Name and address only: arguments, environment and headers are the gateway's business, not the model's.
-    mcp_servers: sop.meta.mcpServers.map((server) => ({
-      name: server.name,
-      ...(server.url === undefined ? {} : { url: server.url }),
-      ...(server.command === undefined ? {} : { command: server.command }),
-    })),
-    graph: {
-      node_count: sop.nodeIds.length,
-      decision_nodes: [...sop.decisionNodes],
-      terminal_nodes: [...sop.terminalNodes],
-      nodes_with_prompts: sop.nodeIds.filter((id) => entryOf(sop.prompts, id) !== undefined),
-    },
-    system_prompt_sections: [...sop.systemPromptSections],
-    system_prompt: sop.systemPrompt,
-  };
-}
-
-/** Freezes `value` and every object and array in it. */
-function deepFreeze<T>(value: T): T {
-  if (typeof value === 'object' && value !== null) {
-    Object.freeze(value);
-    for (const child of Object.values(value)) deepFreeze(child);
-  }
-  return value;
 }

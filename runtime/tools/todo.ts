@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { writeTodos as writeTodoList } from '../../contract/run/step.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import type { RunState, TodoItem } from '../store/run-store.js';
 import { RUN_ID_FIELD } from './run-id-field.js';
 import { errorAnswerSchema, fail, succeed, type ErrorAnswer, type ToolOutcome } from './tool-outcome.js';

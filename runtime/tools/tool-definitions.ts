@@ -8,7 +8,7 @@
  */
 import type { z } from 'zod';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
-import type { PreparedAgent } from '../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
 import { GOTO_NODE, gotoNode, gotoNodeDescription, gotoNodeInput, gotoNodeOutput } from './goto-node.js';
 import { LOAD_GRAPH, loadGraphDescription, loadGraphInput, loadGraphOutput } from './load-graph.js';

@@ -3,7 +3,7 @@
  * refusal fails the test, naming the move. For tests that need a run standing somewhere before what they test.
  */
 import { expect } from 'vitest';
-import type { PreparedAgent } from '../../runtime/agents/prepared-agent.js';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import type { RunState } from '../../runtime/store/run-store.js';
 import { gotoNode } from '../../runtime/tools/goto-node.js';
 

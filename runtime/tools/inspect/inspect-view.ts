@@ -5,7 +5,7 @@
  * views a server enables (`inspect-tool.ts`), so a disabled view costs nothing in `tools/list`.
  */
 import type { z } from 'zod';
-import type { PreparedAgent } from '../../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../../contract/answers/prepared-agent.js';
 import type { RunState } from '../../store/run-store.js';
 import type { RunFacts, RunlessContext } from '../tool-definitions.js';
 import type { ToolOutcome } from '../tool-outcome.js';

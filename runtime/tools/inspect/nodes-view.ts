@@ -6,7 +6,7 @@
  * Lets an agent read ahead without moving.
  */
 import { z } from 'zod';
-import type { PreparedAgent } from '../../agents/prepared-agent.js';
+import type { PreparedAgent } from '../../../contract/answers/prepared-agent.js';
 import { edgeSchema, nodeSchema } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';

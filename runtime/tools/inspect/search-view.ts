@@ -11,7 +11,7 @@
  * Ties keep flowchart order. Nodes scoring 0 are left out.
  */
 import { z } from 'zod';
-import type { PreparedAgent, PreparedNode } from '../../agents/prepared-agent.js';
+import type { PreparedAgent, PreparedNode } from '../../../contract/answers/prepared-agent.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';
 

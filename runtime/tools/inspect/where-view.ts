@@ -10,7 +10,8 @@ import { z } from 'zod';
 import { QUALIFIER, stackOf } from '../../../contract/composition.js';
 import { entryOf } from '../../../contract/name-table.js';
 import type { TransitionTable, Visits } from '../../../contract/transitions.js';
-import { edgeSchema, edgesHere, nodeSchema, validNext } from '../goto-node.js';
+import { edgesHere, validNext } from '../../../contract/answers/goto-answer.js';
+import { edgeSchema, nodeSchema } from '../goto-node.js';
 import { succeed } from '../tool-outcome.js';
 import type { RunView } from './inspect-view.js';
 

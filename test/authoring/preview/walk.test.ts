@@ -12,7 +12,7 @@ import { previewView } from '../../../authoring/preview/preview-view.js';
 import { playWalk } from '../../../authoring/preview/walk.js';
 import { compileDocument } from '../../../generator/build/compile-document.js';
 import { compiledAgentOf } from '../../../generator/build/compiled-agent.js';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { PROJECT_ROOT } from '../../support/run-cli.js';

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { composeSop } from '../../../contract/composition.js';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import type { RunState } from '../../../runtime/store/run-store.js';
 import { gatewayGotoNode } from '../../../runtime/tools/goto-node.js';
 

@@ -5,7 +5,7 @@
  * the server accepted (a node other than START and AUTH is accepted only after AUTH since the last START).
  */
 import { describe, expect, it } from 'vitest';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
-import { gotoNode, validNext } from '../../../runtime/tools/goto-node.js';
+import { validNext } from '../../../contract/answers/goto-answer.js';
+import { gotoNode } from '../../../runtime/tools/goto-node.js';
 import { SUPPORT_DESK, TINY_FLOW, withTransitions } from '../../fixtures/runtime/agents.js';
 import { playMoves } from '../../support/play-moves.js';
 

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import type { SopBundle } from '../../../contract/compiled-sop.js';
-import { prepareAgent, type PreparedAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent, type PreparedAgent } from '../../../contract/answers/prepared-agent.js';
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { gotoNode } from '../../../runtime/tools/goto-node.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../../../runtime/store/run-store.js';
 import { loadGraph } from '../../../runtime/tools/load-graph.js';
 import { SUPPORT_DESK, TINY_FLOW } from '../../fixtures/runtime/agents.js';

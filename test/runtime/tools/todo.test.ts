@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { prepareAgent } from '../../../runtime/agents/prepared-agent.js';
+import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE, type RunState } from '../../../runtime/store/run-store.js';
 import { todoInput, writeTodos } from '../../../runtime/tools/todo.js';
 import { SUPPORT_DESK } from '../../fixtures/runtime/agents.js';

@@ -9,11 +9,11 @@
  * The compiler already validated the SOP; the few checks here only catch a hand-edited or mismatched
  * generated module, and turn it into a clear error instead of a wrong answer later.
  */
-import type { CompiledSop, SopExample } from '../../contract/compiled-sop.js';
-import { entryOf } from '../../contract/name-table.js';
-import { type RunRules, runRules } from '../../contract/run/rules.js';
-import type { TransitionTable } from '../../contract/transitions.js';
-import { type AgentDescription, describeAgent } from '../tools/load-graph.js';
+import type { CompiledSop, SopExample } from '../compiled-sop.js';
+import { entryOf } from '../name-table.js';
+import { type RunRules, runRules } from '../run/rules.js';
+import type { TransitionTable } from '../transitions.js';
+import { type AgentDescription, describeAgent } from './load-graph-answer.js';
 
 /** `node` of a `goto_node` answer: prompt, tools and examples only where the node has them. */
 export interface NodeAnswer {
