@@ -13,7 +13,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { CompiledSop } from '../contract/compiled-sop.js';
-import { goldenPaths } from '../generator/analyze/golden-paths.js';
+import { goldenPaths } from '../generator/paths/golden-paths.js';
 import { random as seededRandom } from '../fuzz/random.js';
 import { type Turn, writeClaudeCode, writeOpenaiChat, writeTau2Simulation } from '../test/support/corpus/index.js';
 

@@ -18,7 +18,7 @@ import { hashSource } from '../contract/source-hash.js';
 import { checkProject } from './check/check-project.js';
 import type { CompiledFile } from './compile-sop.js';
 import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
-import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './build/budget-diagnostics.js';
+import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './tokens/budget-diagnostics.js';
 import { compositionDiagnostics } from './build/composition-diagnostics.js';
 import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
 import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from './emit-while-compiling.js';

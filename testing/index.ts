@@ -9,7 +9,7 @@
  *
  * Explicit, sorted exports.
  */
-export type { GoldenPath, GoldenPaths, PathLimits } from '../generator/analyze/golden-paths.js';
-export { DEFAULT_PATH_LIMITS, goldenPaths, PATHS_FORMAT } from '../generator/analyze/golden-paths.js';
+export type { GoldenPath, GoldenPaths, PathLimits } from '../generator/paths/golden-paths.js';
+export { DEFAULT_PATH_LIMITS, goldenPaths, PATHS_FORMAT } from '../generator/paths/golden-paths.js';
 export type { PathWalkFailure, PathWalkOptions, PathWalkReport } from './walk-paths.js';
 export { walkGoldenPaths } from './walk-paths.js';

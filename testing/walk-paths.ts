@@ -17,8 +17,8 @@
  */
 import { readFileSync } from 'node:fs';
 import type { SopBundle } from '../contract/compiled-sop.js';
-import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PATHS_FORMAT } from '../generator/analyze/golden-paths.js';
-import { expandedAgent } from '../generator/analyze/path-fixtures.js';
+import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PATHS_FORMAT } from '../generator/paths/golden-paths.js';
+import { expandedAgent } from '../generator/paths/path-fixtures.js';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../contract/read-bundle.js';
 import { silentLogger } from '../runtime/service/logger.js';

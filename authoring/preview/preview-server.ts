@@ -13,7 +13,7 @@
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { join } from 'node:path';
-import type { CountTokens } from '../../generator/analyze/token-counter.js';
+import type { CountTokens } from '../../generator/tokens/token-counter.js';
 import { compiledAgentOf } from '../../generator/build/compiled-agent.js';
 import type { SopProject } from '../../generator/build/sop-project.js';
 import { watchSources, type SourceWatch } from '../../generator/build/watch-sources.js';
@@ -51,7 +51,7 @@ export async function startPreview(options: PreviewOptions): Promise<PreviewServ
   const followers = new Set<ServerResponse>();
   let tokens: Promise<{ count: CountTokens | null; note: string | null }> | undefined;
   const tokenCounter = () => {
-    tokens ??= import('../../generator/analyze/token-counter.js')
+    tokens ??= import('../../generator/tokens/token-counter.js')
       .then(({ loadTokenCounter }) => loadTokenCounter())
       .then((loaded) => (loaded.ok ? { count: loaded.count, note: null } : { count: null, note: loaded.error }));
     return tokens;

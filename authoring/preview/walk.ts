@@ -6,7 +6,7 @@
  * first move the new version refuses is shown refused, with what is legal instead).
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import type { CountTokens } from '../../generator/analyze/token-counter.js';
+import type { CountTokens } from '../../generator/tokens/token-counter.js';
 import { prepareAgent } from '../../contract/answers/prepared-agent.js';
 import { EMPTY_RUN_STATE } from '../../runtime/store/run-store.js';
 import { validNext } from '../../contract/answers/goto-answer.js';

@@ -16,8 +16,8 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { renderTokenReport } from '../../generator/analyze/render-token-report.js';
-import type { AgentTokenReport } from '../../generator/analyze/token-report.js';
+import { renderTokenReport } from '../../generator/tokens/render-token-report.js';
+import type { AgentTokenReport } from '../../generator/tokens/token-report.js';
 import { type BuildRun, runProjectBuild, tokenCountsUnavailable } from '../../generator/build/run-build.js';
 import { openProject, type SopProject } from '../../generator/build/sop-project.js';
 import { watchSources } from '../../generator/build/watch-sources.js';

@@ -7,8 +7,8 @@
  * Exit codes: 0 listed; 1 a terminal node no path reaches (unreachable, or not met within --max-steps); 2 bad
  * usage, no compiled bundle, or no such agent.
  */
-import { DEFAULT_PATH_LIMITS, goldenPaths } from '../../generator/analyze/golden-paths.js';
-import { expandedAgent } from '../../generator/analyze/path-fixtures.js';
+import { DEFAULT_PATH_LIMITS, goldenPaths } from '../../generator/paths/golden-paths.js';
+import { expandedAgent } from '../../generator/paths/path-fixtures.js';
 import { readProjectBundle } from '../project-bundle.js';
 import { readCommandArgs, usageError } from '../command-args.js';
 

@@ -14,7 +14,7 @@
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { readBundle } from '../../contract/read-bundle.js';
-import type { AgentTokenReport } from '../analyze/token-report.js';
+import type { AgentTokenReport } from '../tokens/token-report.js';
 import { plannedBundle } from '../build-project.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { BUNDLE_PATH } from '../emit/bundle-plan.js';
@@ -92,7 +92,7 @@ export async function runProjectBuild(project: SopProject, request: BuildRequest
 
 /** Why token counts cannot be made here (the optional tokenizer is missing), or null when they can. */
 export async function tokenCountsUnavailable(): Promise<string | null> {
-  const { loadTokenCounter } = await import('../analyze/token-counter.js');
+  const { loadTokenCounter } = await import('../tokens/token-counter.js');
   const counter = await loadTokenCounter();
   return counter.ok ? null : counter.error;
 }
@@ -101,8 +101,8 @@ export async function tokenCountsUnavailable(): Promise<string | null> {
 async function tokenReports(bundle: SopBundle | null): Promise<readonly AgentTokenReport[] | null> {
   if (bundle === null) return null;
   const [{ loadTokenCounter }, { tokenReport }] = await Promise.all([
-    import('../analyze/token-counter.js'),
-    import('../analyze/token-report.js'),
+    import('../tokens/token-counter.js'),
+    import('../tokens/token-report.js'),
   ]);
   const counter = await loadTokenCounter();
   if (!counter.ok) return null;

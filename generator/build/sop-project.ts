@@ -16,7 +16,7 @@ import { compileInParallel } from '../compile-in-parallel.js';
 import type { CompiledFile } from '../compile-sop.js';
 import { compareDiagnostics, type Diagnostic, hasErrors, internalErrorDiagnostic } from '../diagnostics/diagnostic.js';
 import type { PrintedFiles } from '../emit-while-compiling.js';
-import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from './budget-diagnostics.js';
+import { budgetDiagnosticsOf, type TokenCountCache, tokenCountCache, withinFileCap } from '../tokens/budget-diagnostics.js';
 import { type CompiledAgent, compiledAgentOf } from './compiled-agent.js';
 import { type AgentCache, compositionDiagnostics } from './composition-diagnostics.js';
 import type { SopModel } from '../model/sop-model.js';
@@ -105,7 +105,7 @@ export function openProject(layout: ProjectLayout): SopProject {
       const build = await buildProject(sources, { previous: options.previous ?? null, reuse, printed });
       remember(sources, build.compiled);
       if (!layout.paths) return build;
-      const { pathFixtures } = await import('../analyze/path-fixtures.js');
+      const { pathFixtures } = await import('../paths/path-fixtures.js');
       const outputs = [...build.outputs, ...pathFixtures(build.outputs)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { ...build, outputs };
     },

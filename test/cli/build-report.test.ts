@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import type { AgentTokenReport } from '../../generator/analyze/token-report.js';
+import type { AgentTokenReport } from '../../generator/tokens/token-report.js';
 import { type Connected, connectInMemory, fixtureService } from '../runtime/helpers/mcp-client.js';
 import { type CliResult, runCli } from '../support/run-cli.js';
 import { BASE_SOP } from '../support/sop-text.js';

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { decideMove, type Visits } from '../../contract/transitions.js';
-import type { GoldenPaths } from '../../generator/analyze/golden-paths.js';
+import type { GoldenPaths } from '../../generator/paths/golden-paths.js';
 import { CLI, type CliResult, runCli } from '../support/run-cli.js';
 import { withLine } from '../support/sop-text.js';
 

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GoldenPaths } from '../../generator/analyze/golden-paths.js';
+import type { GoldenPaths } from '../../generator/paths/golden-paths.js';
 import { walkGoldenPaths } from '../../testing/walk-paths.js';
 import { callTool, type Answer } from '../runtime/helpers/mcp-client.js';
 import { CLI, PROJECT_ROOT, runCli } from '../support/run-cli.js';

@@ -221,7 +221,7 @@ describe('diagnostic catalog', () => {
 
   it('every catalog code except internal ones has a case', () => {
     // SOP014 belongs to the flowchart parser's tests; SOP090 is a compiler bug, shown by `compile-never-throws`;
-    // SOP057 is the build's (token counts are taken on the compiled answers): test/generator/analyze/token-budgets.test.ts;
+    // SOP057 is the build's (token counts are taken on the compiled answers): test/generator/tokens/token-budgets.test.ts;
     // SOP058 needs an install without the optional tokenizer: test/e2e/app-workflow.test.ts; SOP067 needs live
     // domain servers: test/cli/check-tools.test.ts.
     const covered = new Set([

@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { type GoldenPaths, goldenPaths } from '../../generator/analyze/golden-paths.js';
+import { type GoldenPaths, goldenPaths } from '../../generator/paths/golden-paths.js';
 import { walkGoldenPaths } from '../../testing/walk-paths.js';
 import { PROJECT_ROOT } from '../support/run-cli.js';
 

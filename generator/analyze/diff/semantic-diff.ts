@@ -9,7 +9,7 @@
 import type { CompiledPolicy, CompiledSop, SopEdge } from '../../../contract/compiled-sop.js';
 import { entryOf } from '../../../contract/name-table.js';
 import { compareCodeUnits } from '../../model/naming.js';
-import { DEFAULT_PATH_LIMITS, type GoldenPath, goldenPaths } from '../golden-paths.js';
+import { DEFAULT_PATH_LIMITS, type GoldenPath, goldenPaths } from '../../paths/golden-paths.js';
 import { type CompiledSide, expandedOn, renamedIn } from './compiled-side.js';
 import { type DiffRisk, risksOf } from './diff-risks.js';
 import { type LineChanges, lineChanges } from './line-changes.js';

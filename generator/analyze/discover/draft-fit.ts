@@ -9,7 +9,7 @@
  */
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
 import { entryOf } from '../../../contract/name-table.js';
-import { type GoldenPaths, goldenPaths } from '../golden-paths.js';
+import { type GoldenPaths, goldenPaths } from '../../paths/golden-paths.js';
 import { conformance, type ConformanceOptions } from '../conformance/conformance.js';
 import type { DeviationKind } from '../conformance/cost-model.js';
 import type { Conversation } from '../replay/conversation.js';

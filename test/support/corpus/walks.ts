@@ -1,11 +1,11 @@
 /**
- * The walks conversations follow, taken from the SOP's golden paths (`generator/analyze/golden-paths.ts`): for each
+ * The walks conversations follow, taken from the SOP's golden paths (`generator/paths/golden-paths.ts`): for each
  * way an intent can go (a cancel done, a cancel denied…), the shortest loop-free path from the entry node that ends
  * on its terminal node and passes the nodes it names. A conversation is the first intent's path, then each further
  * intent's part after the hub (`ROUTE`), entered again by a hub jump.
  */
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
-import { goldenPaths } from '../../../generator/analyze/golden-paths.js';
+import { goldenPaths } from '../../../generator/paths/golden-paths.js';
 
 /** The hub a conversation goes back to between intents, and the node that authenticates. */
 export const HUB = 'ROUTE';

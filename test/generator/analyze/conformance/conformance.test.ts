@@ -14,7 +14,7 @@ import type { CompiledSop, SopBundle } from '../../../../contract/compiled-sop.j
 import { goesOn, requirementOf } from '../../../../contract/run/evidence.js';
 import { decideMove, legalTargets, NO_VISITS, type Visits } from '../../../../contract/transitions.js';
 import { requiredNodes } from '../../../../generator/analyze/conformance/required-nodes.js';
-import { goldenPaths } from '../../../../generator/analyze/golden-paths.js';
+import { goldenPaths } from '../../../../generator/paths/golden-paths.js';
 import type { ReplayReport } from '../../../../generator/analyze/replay/replay-report.js';
 import { replay } from '../../../../generator/analyze/replay/replay.js';
 import { type ChatMessage, chat, repositoryBundle } from '../../../support/chat-transcripts.js';

@@ -1,5 +1,5 @@
 /**
- * `token_budget` (`generator/analyze/token-budgets.ts`, run by `buildProject`): each overrun is one SOP057 warning
+ * `token_budget` (`generator/tokens/token-budgets.ts`, run by `buildProject`): each overrun is one SOP057 warning
  * where the text to shorten is (a node's prompt heading, else its flowchart declaration; the system prompt's at its
  * budget), with the count (o200k, checked against gpt-tokenizer on the compiled text) and the budget; a count equal
  * to its budget is no warning, one over is. Warnings do not fail the build: `sop build` exits 0 and writes the
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../../contract/compiled-sop.js';
-import { tokenReport } from '../../../generator/analyze/token-report.js';
+import { tokenReport } from '../../../generator/tokens/token-report.js';
 import { type ProjectBuild, buildProject } from '../../../generator/build-project.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import { BUNDLE_PATH } from '../../../generator/emit/bundle-plan.js';

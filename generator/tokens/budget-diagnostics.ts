@@ -8,7 +8,7 @@ import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { BoundedDiagnostics } from '../diagnostics/bounded-diagnostics.js';
 import { type Diagnostic, internalErrorDiagnostic } from '../diagnostics/diagnostic.js';
 import type { SopModel } from '../model/sop-model.js';
-import type { CountTokens } from '../analyze/token-counter.js';
+import type { CountTokens } from './token-counter.js';
 
 export interface BudgetedAgent {
   readonly model: SopModel;
@@ -61,15 +61,15 @@ export async function budgetDiagnosticsOf(
   const budgeted = agents.filter((a) => hasTokenBudget(a.model));
   if (budgeted.length === 0) return new Map();
   const [{ loadTokenCounter }, { budgetDiagnostics, uncheckedBudgetDiagnostic }] = await Promise.all([
-    import('../analyze/token-counter.js'),
-    import('../analyze/token-budgets.js'),
+    import('./token-counter.js'),
+    import('./token-budgets.js'),
   ]);
   const counter = await loadTokenCounter();
   if (!counter.ok) return new Map(budgeted.map(({ model }) => [model.file, [uncheckedBudgetDiagnostic(model, counter.error)]]));
   const count = cache === undefined ? counter.count : cachedCount(counter.count, cache);
   return new Map(
     budgeted.map(({ model, sop }) => {
-      // Measuring runs the runtime's own answers: a bug met there fails this file's check, not the whole build.
+      // Measuring makes the server's own answers (contract/answers/): a bug met there fails this file's check, not the whole build.
       try {
         return [model.file, sop === null ? [] : budgetDiagnostics(model, sop, count)];
       } catch (error) {

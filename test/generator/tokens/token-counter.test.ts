@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { describe, expect, it } from 'vitest';
-import { inBoundedRuns } from '../../../generator/analyze/token-counter.js';
+import { inBoundedRuns } from '../../../generator/tokens/token-counter.js';
 import { PROJECT_ROOT } from '../../support/run-cli.js';
 
 /** The longest run of spaces or of non-spaces in a text. */

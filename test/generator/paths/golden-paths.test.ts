@@ -1,5 +1,5 @@
 /**
- * Golden paths (`generator/analyze/golden-paths.ts`): the count agrees with a plain recursive enumeration of the
+ * Golden paths (`generator/paths/golden-paths.ts`): the count agrees with a plain recursive enumeration of the
  * definition (on the repository's agents and on random graphs), every listed path is a walk of legal moves that
  * ends on a terminal, the listing covers every terminal first and then every edge it can, and the bounds hold:
  * a search cut short says its count is a lower bound.
@@ -10,7 +10,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop, SopBundle } from '../../../contract/compiled-sop.js';
 import { decideMove, type TransitionTable, type Visits } from '../../../contract/transitions.js';
-import { goldenPaths } from '../../../generator/analyze/golden-paths.js';
+import { goldenPaths } from '../../../generator/paths/golden-paths.js';
 import { PROJECT_ROOT } from '../../support/run-cli.js';
 
 const bundle = JSON.parse(readFileSync(join(PROJECT_ROOT, 'generated/sop-bundle.json'), 'utf8')) as SopBundle;
