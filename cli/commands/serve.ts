@@ -358,6 +358,8 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     ...(parsed.observe === true ? { observe: true } : {}),
     ...(parsed.migrateRuns === true ? { migrateRuns: true } : {}),
     ...(parsed.agents === undefined ? {} : { agents: parsed.agents }),
+    // The compiler, for inspect's validate view: imported on its first call, so serving never loads it before.
+    validator: async () => (await import('../../generator/build/validate-document.js')).validateDocument,
     logger: stderrLogger(),
   });
   if (!started.ok) {

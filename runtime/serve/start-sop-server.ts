@@ -20,6 +20,7 @@ import { createSessionService, type ServiceLimits, type SessionService } from '.
 import { openRunStore } from '../store/open-run-store.js';
 import type { RunStore } from '../store/run-store.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
+import type { LoadValidator } from '../tools/tool-definitions.js';
 import type { DomainTools } from '../upstream/domain-tools.js';
 
 export interface HttpServing {
@@ -44,6 +45,8 @@ export interface StartSopServerOptions {
   readonly agents?: readonly string[];
   readonly limits?: Partial<ServiceLimits>;
   readonly inspectViews?: readonly InspectViewName[];
+  /** The compiler's check for `inspect`'s validate view (the runtime never imports the compiler: the CLI gives it). */
+  readonly validator?: LoadValidator;
   /** Gateway mode: connect to the agents' domain servers, offer their tools, decide every call on its run. */
   readonly gateway?: boolean;
   /** With `gateway`: forward every call and legal move, audit what enforcement would have decided (`--observe`). */
@@ -131,6 +134,7 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
     logger,
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
+    ...(options.validator === undefined ? {} : { validator: options.validator }),
     ...(domain === undefined ? {} : { gateway: { domain, ...(options.observe === true ? { observe: true } : {}) } }),
   });
   const gatewayLine =

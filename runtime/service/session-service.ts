@@ -39,7 +39,14 @@ import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-too
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { loadGraph, loadGraphInput } from '../tools/load-graph.js';
 import { GOTO_NODE, gatewayGotoNode, observedGotoNode } from '../tools/goto-node.js';
-import { LOAD_GRAPH_TOOL, type RunFacts, RUN_TOOLS, type RunTool, type ToolDefinition } from '../tools/tool-definitions.js';
+import {
+  type LoadValidator,
+  LOAD_GRAPH_TOOL,
+  type RunFacts,
+  RUN_TOOLS,
+  type RunTool,
+  type ToolDefinition,
+} from '../tools/tool-definitions.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';
 import { newRunId, newSessionId } from '../support/ids.js';
 import { createKeyedQueue } from '../support/keyed-queue.js';
@@ -97,6 +104,8 @@ export interface SessionServiceOptions {
   readonly limits?: Partial<ServiceLimits>;
   /** The views of the `inspect` tool (default: `where`); none leaves the tool out of the list. */
   readonly inspectViews?: readonly InspectViewName[];
+  /** The compiler's check for `inspect`'s validate view, loaded on its first call (the runtime never imports the compiler). */
+  readonly validator?: LoadValidator;
   /** Where tool-call spans go (default: the global OpenTelemetry API's tracer, a no-op until an SDK is registered). */
   readonly tracer?: Tracer;
   /**
@@ -268,7 +277,9 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     span: ToolCallSpan,
   ) {
     const parsed = tool.inputSchema.safeParse(args ?? {});
-    const runless = parsed.success ? tool.runless?.(parsed.data, { catalog: agents.current(), now: () => clock.now() }) : undefined;
+    const runless = parsed.success
+      ? tool.runless?.(parsed.data, { catalog: agents.current(), now: () => clock.now(), validator: options.validator })
+      : undefined;
     if (runless !== undefined) return answerOf(await runless);
     const named = parsed.success ? parsed.data.run_id : runIdIn(args);
     let runId = named;

@@ -7,6 +7,7 @@
  * Immutable definitions: the service renders the `tools/list` answer from them once.
  */
 import type { z } from 'zod';
+import type { ValidationResult } from '../../contract/diagnostic.js';
 import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import type { RunState } from '../store/run-store.js';
@@ -36,7 +37,15 @@ export interface RunlessContext {
   readonly catalog: AgentCatalog;
   /** The service's clock (ms since the epoch). */
   now(): number;
+  /** The compiler's check of SOP markdown, when the server was given it (`inspect`'s validate view). */
+  readonly validator?: LoadValidator | undefined;
 }
+
+/** Checks SOP markdown as the build checks the file `file`: seed 003's validation result, dated `now`. */
+export type ValidateSop = (file: string, markdown: string, now: Date) => ValidationResult;
+
+/** Loads the compiler's check on first use: the runtime never imports the compiler, its assembler hands this over. */
+export type LoadValidator = () => Promise<ValidateSop>;
 
 /** A tool that acts on one run: pure, given the run's agent (its pinned version) and state. */
 export interface RunTool<Input extends { readonly run_id?: string | undefined }> extends ToolDefinition {

@@ -2,25 +2,23 @@
  * `inspect` view `validate`: checks SOP markdown passed inline with the real compiler (parse → model → check,
  * every rule of the format) and answers seed 003's standard validation result, the same JSON as
  * `sop build --format json`: status pass | warning | fail, a message, details with code, severity, message,
- * line, column and remediation, and metadata. It compiles through the build API's `compileDocument`, as the
- * language server does, so the text compiles exactly as a file of that name would. Nothing is written and nothing
- * is read from disk.
+ * line, column and remediation, and metadata. The text compiles exactly as a file of that name would. Nothing is
+ * written and nothing is read from disk.
  *
- * The runtime never imports the compiler statically: it is loaded here, on the first call, with a dynamic
- * import (parsing markdown needs unified, remark and yaml, which a server otherwise never loads). A server that
- * should not run the compiler on request (production) leaves the view out (`sop serve --no-validate`).
+ * The runtime never imports the compiler: the server is given it (`validator`, see `RunlessContext`) by whoever
+ * assembles it, and loads it on the first call (parsing markdown needs unified, remark and yaml, which a server
+ * otherwise never loads). A server that should not run the compiler on request (production) leaves the view out
+ * (`sop serve --no-validate`).
  */
 import { z } from 'zod';
-import type { ValidationResult } from '../../../contract/diagnostic.js';
 import { EMPTY_RUN_STATE } from '../../store/run-store.js';
+import type { ValidateSop } from '../tool-definitions.js';
 import { fail, succeed } from '../tool-outcome.js';
 import type { RunlessView } from './inspect-view.js';
 
 /** Larger than any real SOP (the toolkit's own are under 20 KB), small enough to check in milliseconds. */
 export const MAX_MARKDOWN = 256 * 1024;
 export const DEFAULT_FILE = 'sops/inline.md';
-/** The version of the validation result format (seed 003), as `sop build --format json` writes it. */
-const RESULT_VERSION = '1.0.0';
 
 const validationAnswer = z.object({
   status: z.enum(['pass', 'warning', 'fail']),
@@ -50,33 +48,21 @@ export const validateView: RunlessView = {
   },
   required: ['markdown'],
   answer: validationAnswer,
-  async runless(input, { now }) {
-    const file = input.file ?? DEFAULT_FILE;
-    let compiler: Awaited<ReturnType<typeof loadCompiler>>;
+  async runless(input, { now, validator }) {
+    if (validator === undefined) {
+      return fail(EMPTY_RUN_STATE, {
+        error:
+          "Validation needs the SOP compiler, which this server was not given (createSessionService's `validator`; sop serve gives it).",
+      });
+    }
+    let validate: ValidateSop;
     try {
-      compiler = await loadCompiler();
+      validate = await validator();
     } catch (error) {
       return fail(EMPTY_RUN_STATE, {
         error: `Validation needs the SOP compiler, which this installation cannot load (${error instanceof Error ? error.message : String(error)}).`,
       });
     }
-    const started = performance.now();
-    const { compiled } = compiler.compileDocument(file, input.markdown ?? '');
-    const result: ValidationResult = compiler.toValidationResult(compiled.diagnostics, {
-      seconds: (performance.now() - started) / 1000,
-      scope: `sop:${file}`,
-      version: RESULT_VERSION,
-      now: new Date(now()),
-      extra: { agent: compiled.model?.agent ?? null, source_hash: compiled.sourceHash },
-    });
-    return succeed(result, EMPTY_RUN_STATE);
+    return succeed(validate(input.file ?? DEFAULT_FILE, input.markdown ?? '', new Date(now())), EMPTY_RUN_STATE);
   },
 };
-
-async function loadCompiler() {
-  const [{ compileDocument }, { toValidationResult }] = await Promise.all([
-    import('../../../generator/build/compile-document.js'),
-    import('../../../generator/diagnostics/render-json.js'),
-  ]);
-  return { compileDocument, toValidationResult };
-}
