@@ -4,14 +4,15 @@
  *
  *   - Schema created and migrated on open, under a transaction-scoped advisory lock: instances starting at
  *     once apply each migration once, the others wait and find it done (DDL is transactional here).
- *   - A commit is one statement, so one round trip, whatever its outcome: a data-modifying CTE does the
- *     compare-and-set `UPDATE … WHERE run_id = $ AND version = $ RETURNING …`, inserts the audit entry from its
- *     row and, only while another instance listens, notifies; when the compare-and-set updated nothing, the
- *     same statement reads the run as it is now (`FOR SHARE`, which under READ COMMITTED waits for a commit in
- *     flight and returns the row it wrote, not the statement's older snapshot), so a caller holding a stale
- *     copy decides again on the current one without another read. No row back at all: the run is gone.
- *     Under READ COMMITTED a second commit from the same version waits on the row lock, re-checks `version`
- *     against the new row and updates nothing.
+ *   - A commit is one statement, so one round trip: a data-modifying CTE does the compare-and-set
+ *     `UPDATE … WHERE run_id = $ AND version = $ RETURNING …` and inserts the audit entry from its row; the row
+ *     it returns notifies, only while another instance listens. When the compare-and-set updated nothing, the
+ *     same statement reads the run as its snapshot shows it, without a lock: a caller holding a stale copy (a
+ *     load balancer sent the previous call to another instance) decides again on it without another read, and
+ *     the failed commit writes nothing (no row lock, no WAL, no flush). No row back at all: the run is gone.
+ *     Only a commit that lost a race in flight (under READ COMMITTED it waited on the row lock, re-checked
+ *     `version` against the winner's row and updated nothing, while its snapshot still shows the version it
+ *     expected) reads the winner's row in a second statement.
  *   - `create` is one statement the same way (run row, first audit entry, notification while listened to).
  *   - The expiry sweep deletes in batches, skipping rows another instance holds (`FOR UPDATE SKIP LOCKED`): two
  *     instances sweeping at once do not wait for each other, and a run being committed right now is not idle.
@@ -82,15 +83,20 @@ const CONNECT_TIMEOUT_MS = 10_000;
 const AUDIT_PARAMETERS = (first: number) =>
   ['text', 'json', 'text', 'text', 'text', 'text', 'float8', 'float8', 'json'].map((type, i) => `$${first + i}::${type}`).join(', ');
 /**
- * A CTE that notifies the change of the rows of `source`, only while another instance listens; it must be read
- * by the main query to run (it is, through `count`). `$1` is this instance's id.
+ * The `told` column of a write's row: a notification of the change of the row, sent (at commit, like any NOTIFY)
+ * only while another instance listens. An expression in the row, not a CTE of its own: fewer plan nodes to
+ * start and stop on every commit. `$1` is this instance's id.
  */
-const NOTIFY_WHILE_LISTENED = (source: string) =>
-  `SELECT pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text) ` +
-  `FROM ${source} WHERE ${OTHERS_LISTEN}`;
+const TOLD_WHILE_LISTENED =
+  `CASE WHEN ${OTHERS_LISTEN} THEN ` +
+  `pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text) END AS told`;
 
 const SQL = {
-  /** $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry. */
+  /**
+   * $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry.
+   * One row: the run written (`state` null: the caller holds it), or the run as this statement's snapshot shows
+   * it; none when the run is gone.
+   */
   commit: {
     name: 'sop_commit',
     text: `WITH moved AS (
@@ -98,14 +104,10 @@ const SQL = {
         WHERE run_id = $5 AND version = $6 RETURNING ${RUN_COLUMNS}
       ), logged AS (
         INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(7)} FROM moved
-      ), told AS (
-        ${NOTIFY_WHILE_LISTENED('moved')}
-      ), now_current AS (
-        SELECT ${RUN_COLUMNS}, state FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved) FOR SHARE
       )
-      SELECT true AS committed, ${RUN_COLUMNS}, NULL::json AS state, (SELECT count(*) FROM told) AS notified FROM moved
+      SELECT ${RUN_COLUMNS}, NULL::json AS state, ${TOLD_WHILE_LISTENED} FROM moved
       UNION ALL
-      SELECT false, ${RUN_COLUMNS}, state, 0 FROM now_current`,
+      SELECT ${RUN_COLUMNS}, state, NULL FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved)`,
   },
   /** $1 instance, $2… the run, then its first audit entry. */
   create: {
@@ -114,10 +116,8 @@ const SQL = {
         ${numberPlaceholders(RUN_SQL.insert, 1)} RETURNING run_id, version
       ), logged AS (
         INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(10)} FROM created
-      ), told AS (
-        ${NOTIFY_WHILE_LISTENED('created')}
       )
-      SELECT (SELECT count(*) FROM told) AS notified FROM created`,
+      SELECT ${TOLD_WHILE_LISTENED} FROM created`,
   },
   read: { name: 'sop_read', text: numberPlaceholders(RUN_SQL.read) },
   auditPage: { name: 'sop_audit_page', text: numberPlaceholders(RUN_SQL.auditPage) },
@@ -243,9 +243,15 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
       const values = [instanceId, JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
       const row = (await query<CommitRow>(SQL.commit, values)).rows[0];
       if (row === undefined) return { ok: false, reason: 'missing' };
-      if (!row.committed) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
-      listeners.emit({ runId, version: row.version });
-      return { ok: true, run: runFromRow(row, state) };
+      if (row.state === null) {
+        listeners.emit({ runId, version: row.version });
+        return { ok: true, run: runFromRow(row, state) };
+      }
+      if (row.version !== expectedVersion) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
+      // The snapshot still shows the expected version, so a commit in flight won the row while this one waited for
+      // it: a new statement sees what it committed (or that the run is gone).
+      const winner = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
+      return winner === undefined ? { ok: false, reason: 'missing' } : { ok: false, reason: 'conflict', current: storedRunFromRow(winner) };
     },
     async expire(idleBefore) {
       const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
@@ -305,9 +311,8 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
 
 type Statement = string | { readonly name: string; readonly text: string };
 
-/** A commit's one row: the run it wrote (`committed`), or the run as it is now, with its state. */
+/** A commit's one row: the run it wrote (no state: the caller holds it), or the run as it was, with its state. */
 interface CommitRow extends RunRow {
-  readonly committed: boolean;
   readonly state: string | null;
 }
 

@@ -121,7 +121,70 @@ describe('postgres run store: engine', () => {
     );
     expect(statements).toHaveLength(1);
     expect(statements[0]?.calls).toBe('16');
-    expect(statements[0]?.query).toMatch(/^WITH moved AS \(\s*UPDATE sop_runs .* INSERT INTO sop_run_audit .* pg_notify.* FOR SHARE/s);
+    expect(statements[0]?.query).toMatch(
+      /^WITH moved AS \(\s*UPDATE sop_runs .* INSERT INTO sop_run_audit .* pg_notify.* FROM sop_runs WHERE run_id/s,
+    );
+  });
+
+  it('answers a stale commit from its snapshot without locking the run: the failed compare-and-set writes nothing', async () => {
+    const url = await cluster.createDatabase();
+    const store = keep(await opened(url));
+    const run = aRun();
+    await store.create(run, anAudit());
+    await store.commit(run.runId, 1, walked('START'), anAudit(), T0 + 1);
+    const row = () =>
+      cluster.query<{ xmax: string; wal: string }>(
+        'SELECT xmax::text AS xmax, pg_current_wal_insert_lsn()::text AS wal FROM sop_runs WHERE run_id = $1',
+        [run.runId],
+        databaseOf(url),
+      );
+    const [before] = await row();
+    const lost = await store.commit(run.runId, 1, walked('AUTH'), anAudit(), T0 + 2);
+    expect(lost).toEqual({ ok: false, reason: 'conflict', current: { ...run, state: walked('START'), version: 2, updatedAt: T0 + 1 } });
+    // A row lock (FOR SHARE) would have put the stale committer's transaction id in xmax, and written WAL.
+    expect(await row()).toEqual([before]);
+  });
+
+  it('gives a commit that lost a race in flight the run as the winner left it', async () => {
+    const url = await cluster.createDatabase();
+    const store = keep(await opened(url));
+    const run = aRun({ state: walked('START') });
+    await store.create(run, anAudit());
+    // The winner: a transaction that moved the run and has not committed yet.
+    const winner = new pg.Client({ connectionString: url });
+    await winner.connect();
+    try {
+      await winner.query('BEGIN');
+      await winner.query('UPDATE sop_runs SET state = $1, version = 2, updated_at = $2 WHERE run_id = $3', [
+        JSON.stringify(walked('START', 'AUTH')),
+        T0 + 1,
+        run.runId,
+      ]);
+      await winner.query(
+        "INSERT INTO sop_run_audit (run_id, seq, tool, input, outcome, at, duration_ms) VALUES ($1, 2, 'winner', NULL, 'ok', $2, 0)",
+        [run.runId, T0 + 1],
+      );
+      // The loser read version 1 too; its compare-and-set waits on the winner's row lock.
+      const losing = store.commit(run.runId, 1, walked('START', 'INFO'), anAudit({ tool: 'loser' }), T0 + 2);
+      await until(
+        async () =>
+          (
+            await cluster.query<{ n: number }>(
+              "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND wait_event_type = 'Lock'",
+              [databaseOf(url)],
+            )
+          )[0]?.n === 1,
+      );
+      await winner.query('COMMIT');
+      expect(await losing).toEqual({
+        ok: false,
+        reason: 'conflict',
+        current: { ...run, state: walked('START', 'AUTH'), version: 2, updatedAt: T0 + 1 },
+      });
+    } finally {
+      await winner.end();
+    }
+    expect((await store.audit(run.runId)).map((entry) => entry.tool)).toEqual(['load_graph', 'winner']);
   });
 
   it('notifies only while another instance listens: not for itself, not after it stops, not after its lease ran out', async () => {
