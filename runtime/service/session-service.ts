@@ -198,6 +198,11 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
    * is still served here for at most that long; one ended here is gone at once).
    */
   const sessionOwners = createLruMap<string, { readonly principal: string; readonly readAt: number }>(limits.maxLiveSessions);
+  /**
+   * The current run of each session held on a long-lived connection (stdio), as `load_graph` set it here: no other
+   * process can call in such a session, so a call in it that names no `run_id` is not a read of the store.
+   */
+  const connectionRuns = createLruMap<string, string>(limits.maxLiveSessions);
 
   const idleBefore = (): number => clock.now() - limits.runIdleMs;
 
@@ -262,7 +267,10 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       );
       runs.set(runId, run);
       span.committed({ runId, agent: agent.name, step: run.version, from: null, to: null, outcome: 'ok' });
-      if (caller.sessionId !== undefined) await store.setSessionRun(caller.sessionId, runId, now);
+      if (caller.sessionId !== undefined) {
+        await store.setSessionRun(caller.sessionId, runId, now);
+        if (caller.channel === 'connection') connectionRuns.set(caller.sessionId, runId);
+      }
     } catch (error) {
       return storeFailure(LOAD_GRAPH_TOOL.name, error);
     }
@@ -283,7 +291,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     if (runless !== undefined) return answerOf(await runless);
     const named = parsed.success ? parsed.data.run_id : runIdIn(args);
     let runId = named;
-    if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    runId ??= await sessionRun(caller);
     if (runId === undefined) {
       if (!parsed.success) return answerOf(invalidArguments(tool, parsed.error.issues));
       return answerOf(
@@ -421,7 +429,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     span: ToolCallSpan,
   ): Promise<CallAnswer> {
     let runId = runIdIn(args);
-    if (runId === undefined && caller.sessionId !== undefined) runId = (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    runId ??= await sessionRun(caller);
     if (runId === undefined && observe && caller.sessionId !== undefined) runId = await implicitRun(entry.tool.name, caller, span);
     if (runId === undefined) {
       return {
@@ -452,8 +460,15 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     const naming = agents.current().entries.filter((sop) => sop.tools.includes(tool));
     if (naming.length !== 1) return undefined;
     const started = await startRun({ agent: naming[0]!.meta.agent }, caller, clock.now(), span, true);
-    if (started.isError === true || caller.sessionId === undefined) return undefined;
-    return (await store.getSession(caller.sessionId))?.runId ?? undefined;
+    if (started.isError === true) return undefined;
+    return sessionRun(caller);
+  }
+
+  /** The current run of the caller's session: a connection's as set here, another's from the store (any instance may set it). */
+  async function sessionRun(caller: Caller): Promise<string | undefined> {
+    if (caller.sessionId === undefined) return undefined;
+    const known = caller.channel === 'connection' ? connectionRuns.get(caller.sessionId) : undefined;
+    return known ?? (await store.getSession(caller.sessionId))?.runId ?? undefined;
   }
 
   /** The run, from this process's copy when it has one; any problem as the error message the caller gets. */
@@ -566,6 +581,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
       await store.closeSession(sessionId);
       liveSessions.delete(sessionId);
       sessionOwners.delete(sessionId);
+      connectionRuns.delete(sessionId);
       return true;
     },
     sweep,

@@ -256,6 +256,33 @@ describe('limits', () => {
     expect(await there.hasSession(id, 'alice')).toBe(false);
   });
 
+  it("names a connection's run (stdio) without reading its session from the store; an HTTP session's is read on each call", async () => {
+    const store = createMemoryRunStore();
+    let reads = 0;
+    const counted: RunStore = {
+      ...store,
+      getSession(...args) {
+        reads += 1;
+        return store.getSession(...args);
+      },
+    };
+    const service = track(fixtureService({ store: counted }));
+    for (const channel of ['connection', 'request'] as const) {
+      const opened = await service.openSession('local');
+      if (!opened.ok) throw new Error('session refused');
+      const caller: Caller = { principal: 'local', sessionId: opened.sessionId, channel };
+      reads = 0;
+      await call(service, 'load_graph', { agent: 'support_desk' }, caller);
+      for (const node of ['START', 'AUTH', 'ROUTE'])
+        expect((await call(service, 'goto_node', { node_id: node }, caller)).answer.valid).toBe(true);
+      expect([channel, reads]).toEqual([channel, channel === 'connection' ? 0 : 3]);
+      // The store still holds the session's run: what an HTTP call in the same session would use.
+      const runId = (await counted.getSession(opened.sessionId))?.runId;
+      expect((await store.read(runId ?? '', 0)).status).toBe('found');
+      await service.closeSession(opened.sessionId, 'local');
+    }
+  });
+
   it('answers "not applied" when the store fails, and the run is as it was', async () => {
     const store = createMemoryRunStore();
     let failing = false;
