@@ -5,8 +5,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { answerValue } from '../contract/run/call-results.js';
-import { readTranscripts } from '../generator/analyze/replay/read-conversation.js';
-import { listInputs } from '../generator/analyze/replay/replay-batch.js';
+import { readTranscripts } from '../analysis/replay/read-conversation.js';
+import { listInputs } from '../analysis/replay/replay-batch.js';
 
 export function readTranscriptsFloor(dir: string, known: ReadonlySet<string>): number {
   const listed = listInputs([dir]);

@@ -1,4 +1,4 @@
-// Transpiles the toolkit's TypeScript (authoring/, contract/, cli/, generator/, runtime/, testing/, bench/, demo/, fuzz/, examples/retail-tools/, and test/support/, whose
+// Transpiles the toolkit's TypeScript (analysis/, authoring/, contract/, cli/, generator/, runtime/, testing/, bench/, demo/, fuzz/, examples/retail-tools/, and test/support/, whose
 // engine harness the bench shares with the tests) to dist/ with esbuild.
 // Why: Node 20 cannot run .ts, and a server or a no-op `build:sops` should start at Node's own speed,
 // not pay for a TypeScript loader. Type-checking is tsc's job (`npm run typecheck`); this only strips types.
@@ -12,6 +12,7 @@ import { buildPage, PAGE_CLIENT, PREVIEW_CLIENT } from './build-page.mjs';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
 const roots = [
+  'analysis',
   'authoring',
   'contract',
   'cli',

@@ -14,8 +14,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { replayBatch } from '../../generator/analyze/replay/replay-batch.js';
-import { replayFile } from '../../generator/analyze/replay/replay.js';
+import { replayBatch } from '../../analysis/replay/replay-batch.js';
+import { replayFile } from '../../analysis/replay/replay.js';
 
 const [dir, bundleFile, firstText, countText] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc;

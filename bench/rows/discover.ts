@@ -11,8 +11,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { discover } from '../../generator/analyze/discover/index.js';
-import { knownTools } from '../../generator/analyze/replay/replay.js';
+import { discover } from '../../analysis/discover/index.js';
+import { knownTools } from '../../analysis/replay/replay.js';
 import type { BenchContext, BenchRow } from '../context.js';
 import { ROOT } from '../project.js';
 import { readTranscriptsFloor } from '../read-transcripts-floor.js';

@@ -14,8 +14,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import { replayBatch } from '../../generator/analyze/replay/replay-batch.js';
-import { knownTools } from '../../generator/analyze/replay/replay.js';
+import { replayBatch } from '../../analysis/replay/replay-batch.js';
+import { knownTools } from '../../analysis/replay/replay.js';
 import type { BenchContext, BenchRow } from '../context.js';
 import { runNode } from '../processes.js';
 import { readTranscriptsFloor } from '../read-transcripts-floor.js';

@@ -1,5 +1,5 @@
 /**
- * `sop diff [BASE] [HEAD]`: what a change to the SOPs does, compiled, for review (`generator/analyze/diff/`): nodes,
+ * `sop diff [BASE] [HEAD]`: what a change to the SOPs does, compiled, for review (`analysis/diff/`): nodes,
  * edges, prompts, tools, limits, policies and golden paths, and the risks. BASE and HEAD are git revisions (default:
  * the merge base of HEAD with the main branch, and the working tree), read with the real git; or two SOP files (each
  * compiled with the working tree's other SOPs, so its sub-flows expand).
@@ -12,9 +12,9 @@ import { resolve } from 'node:path';
 import type { SourceFile } from '../../generator/build-project.js';
 import { readSources } from '../../generator/build/read-sources.js';
 import { compileSop } from '../../generator/compile-sop.js';
-import { type CompiledSide, compileSide } from '../../generator/analyze/diff/compiled-side.js';
-import { renderDiffJson, renderDiffMarkdown } from '../../generator/analyze/diff/render-diff.js';
-import { diffSides, type SopDiff } from '../../generator/analyze/diff/semantic-diff.js';
+import { type CompiledSide, compileSide } from '../../analysis/diff/compiled-side.js';
+import { renderDiffJson, renderDiffMarkdown } from '../../analysis/diff/render-diff.js';
+import { diffSides, type SopDiff } from '../../analysis/diff/semantic-diff.js';
 import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 import { locateProject, type ProjectPaths } from '../config.js';
 import { displayPath } from '../project-root.js';

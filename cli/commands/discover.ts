@@ -12,8 +12,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { renderDiagnostics } from '../../generator/diagnostics/render-text.js';
-import { compileWritten, DEFAULT_NOISE, discover, renderDiscoverText } from '../../generator/analyze/discover/index.js';
-import { parseOutcomes } from '../../generator/analyze/replay/batch-outcomes.js';
+import { compileWritten, DEFAULT_NOISE, discover, renderDiscoverText } from '../../analysis/discover/index.js';
+import { parseOutcomes } from '../../analysis/replay/batch-outcomes.js';
 import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 import { displayPath, findProjectRoot } from '../project-root.js';
 

@@ -11,12 +11,12 @@
  */
 import { readFileSync, statSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { parseOutcomes } from '../../generator/analyze/replay/batch-outcomes.js';
-import { renderBatchCsv, renderBatchText } from '../../generator/analyze/replay/batch-render.js';
-import type { BatchSummary } from '../../generator/analyze/replay/batch-summary.js';
-import { replayBatch } from '../../generator/analyze/replay/replay-batch.js';
-import { renderReplayText } from '../../generator/analyze/replay/replay-report.js';
-import { replayFile } from '../../generator/analyze/replay/replay.js';
+import { parseOutcomes } from '../../analysis/replay/batch-outcomes.js';
+import { renderBatchCsv, renderBatchText } from '../../analysis/replay/batch-render.js';
+import type { BatchSummary } from '../../analysis/replay/batch-summary.js';
+import { replayBatch } from '../../analysis/replay/replay-batch.js';
+import { renderReplayText } from '../../analysis/replay/replay-report.js';
+import { replayFile } from '../../analysis/replay/replay.js';
 import { readProjectBundle } from '../project-bundle.js';
 import { oneOf, readCommandArgs, usageError } from '../command-args.js';
 

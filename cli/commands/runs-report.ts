@@ -2,14 +2,14 @@
  * `sop runs report [--agent A] [--since WHEN] [--store URL] [--format text|json]`: the page to read before switching
  * the gateway from `--observe` to enforcing. Over the runs of a store (one agent's, those active since WHEN), what
  * enforcement would have held back in observe mode, and what it did hold back when enforcing, summed per node and
- * rule with example runs (`generator/analyze/rollout/would-refuse.ts`); and the runs that never moved, judged along the
+ * rule with example runs (`analysis/rollout/would-refuse.ts`); and the runs that never moved, judged along the
  * walk that best explains their calls (`judged-walks.ts`). `sop runs show RUN` shows one of them whole.
  *
  * Exit codes: 0 reported (a rule that fires is a finding, not a failure); 1 the store cannot be read; 2 bad usage.
  */
 import { existsSync } from 'node:fs';
-import { type JudgedWalks, judgeUnmovedRuns, neverMoved } from '../../generator/analyze/rollout/judged-walks.js';
-import { type RolloutReport, rolloutReport } from '../../generator/analyze/rollout/would-refuse.js';
+import { type JudgedWalks, judgeUnmovedRuns, neverMoved } from '../../analysis/rollout/judged-walks.js';
+import { type RolloutReport, rolloutReport } from '../../analysis/rollout/would-refuse.js';
 import {
   DEFAULT_DURABLE_STORE,
   describeStoreLocation,

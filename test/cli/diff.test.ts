@@ -11,7 +11,7 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SopDiff } from '../../generator/analyze/diff/semantic-diff.js';
+import type { SopDiff } from '../../analysis/diff/semantic-diff.js';
 import { PROJECT_ROOT, runCli } from '../support/run-cli.js';
 
 let repo: string;

@@ -8,7 +8,7 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { DiscoverReport } from '../../generator/analyze/discover/index.js';
+import type { DiscoverReport } from '../../analysis/discover/index.js';
 import { corpus } from '../support/corpus/index.js';
 import { PROJECT_ROOT, runCli } from '../support/run-cli.js';
 

@@ -11,7 +11,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BatchSummary } from '../../generator/analyze/replay/batch-summary.js';
+import type { BatchSummary } from '../../analysis/replay/batch-summary.js';
 import { chat } from '../support/chat-transcripts.js';
 import { PROJECT_ROOT, runCli } from '../support/run-cli.js';
 import { actsOfWalk, chatStepsOf } from '../support/synthetic-transcripts.js';

@@ -12,8 +12,8 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ReplayReport } from '../../generator/analyze/replay/replay-report.js';
-import { TOOLKIT_TOOLS } from '../../generator/analyze/replay/check-conversation.js';
+import type { ReplayReport } from '../../analysis/replay/replay-report.js';
+import { TOOLKIT_TOOLS } from '../../analysis/replay/check-conversation.js';
 import { connectInMemory, fixtureService } from '../runtime/helpers/mcp-client.js';
 import { repositoryBundle } from '../support/chat-transcripts.js';
 import { type CliResult, PROJECT_ROOT, runCli } from '../support/run-cli.js';

@@ -5,9 +5,9 @@
  * the clean conversation it was planted in, and is named by the rule the gateway would have refused it by.
  */
 import { describe, expect, it } from 'vitest';
-import type { FindingRule } from '../../generator/analyze/replay/check-conversation.js';
-import { replayFile } from '../../generator/analyze/replay/replay.js';
-import type { ReplayReport } from '../../generator/analyze/replay/replay-report.js';
+import type { FindingRule } from '../../analysis/replay/check-conversation.js';
+import { replayFile } from '../../analysis/replay/replay.js';
+import type { ReplayReport } from '../../analysis/replay/replay-report.js';
 import { repositoryBundle } from '../support/chat-transcripts.js';
 import { type CorpusEntry, corpus, FORMATS, MODES, type PlantedKind } from '../support/corpus/index.js';
 

@@ -11,8 +11,8 @@ import { describe, expect, it } from 'vitest';
 import type { RecordedResult } from '../../contract/run/call-results.js';
 import { openStore } from '../../examples/retail-tools/retail-db.js';
 import { createRetailServerFactory, createToolSwitch } from '../../examples/retail-tools/retail-server.js';
-import { readTranscripts } from '../../generator/analyze/replay/read-conversation.js';
-import { knownTools } from '../../generator/analyze/replay/replay.js';
+import { readTranscripts } from '../../analysis/replay/read-conversation.js';
+import { knownTools } from '../../analysis/replay/replay.js';
 import { repositoryBundle } from '../support/chat-transcripts.js';
 import {
   type CorpusEntry,

@@ -8,8 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
-import type { ReplayReport } from '../../generator/analyze/replay/replay-report.js';
-import { replay } from '../../generator/analyze/replay/replay.js';
+import type { ReplayReport } from '../../analysis/replay/replay-report.js';
+import { replay } from '../../analysis/replay/replay.js';
 import { PROJECT_ROOT } from './run-cli.js';
 
 export type ChatMessage = Readonly<Record<string, unknown>>;

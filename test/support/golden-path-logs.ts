@@ -17,7 +17,7 @@ import type { CompiledSop } from '../../contract/compiled-sop.js';
 import { entryOf } from '../../contract/name-table.js';
 import { random } from '../../fuzz/random.js';
 import { goldenPaths } from '../../generator/paths/golden-paths.js';
-import { toolKind } from '../../generator/analyze/discover/tool-kinds.js';
+import { toolKind } from '../../analysis/discover/tool-kinds.js';
 import {
   type Turn,
   tau2Simulation,

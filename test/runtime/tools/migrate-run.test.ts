@@ -8,7 +8,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
-import { compileSide } from '../../../generator/analyze/diff/compiled-side.js';
+import { compileSide } from '../../../analysis/diff/compiled-side.js';
 import { expandedAgent } from '../../../generator/paths/path-fixtures.js';
 import type { RunState } from '../../../runtime/store/run-store.js';
 import { decideMigration } from '../../../runtime/tools/migrate-run.js';

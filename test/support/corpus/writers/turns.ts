@@ -3,7 +3,7 @@
  * answer it got (absent when none came back). Every writer takes these; the writers differ only in shape.
  */
 import type { RecordedResult } from '../../../../contract/run/call-results.js';
-import { TOOLKIT_TOOLS } from '../../../../generator/analyze/replay/check-conversation.js';
+import { TOOLKIT_TOOLS } from '../../../../analysis/replay/check-conversation.js';
 
 export type Turn =
   | { readonly user: string }
