@@ -7,7 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { posix, relative, sep } from 'node:path';
-import type { SourceFile } from '../generator/build-project.js';
+import type { SourceFile } from '../generator/project/plan-build.js';
 
 export type GitResult<T> = { readonly ok: true; readonly value: T } | { readonly ok: false; readonly error: string };
 

@@ -6,14 +6,14 @@
  * another build (an older commit) to show what it finds there.
  */
 import { pathToFileURL } from 'node:url';
-import type { buildProject } from '../generator/build-project.js';
+import type { planBuild } from '../generator/project/plan-build.js';
 import type { DIAGNOSTIC_CODES } from '../generator/diagnostics/codes.js';
 import type { toValidationResult } from '../generator/diagnostics/render-json.js';
 import type { renderDiagnostics } from '../generator/diagnostics/render-text.js';
 import { LIMITS } from '../generator/limits.js';
 
 export interface Compiler {
-  readonly buildProject: typeof buildProject;
+  readonly planBuild: typeof planBuild;
   readonly renderDiagnostics: typeof renderDiagnostics;
   readonly toValidationResult: typeof toValidationResult;
   readonly codes: typeof DIAGNOSTIC_CODES;
@@ -23,13 +23,14 @@ export interface Compiler {
 export async function loadCompiler(generatorDir: string): Promise<Compiler> {
   const load = (path: string) => import(pathToFileURL(`${generatorDir}/${path}`).href);
   const [build, text, json, codes] = await Promise.all([
-    load('build-project.js'),
+    // An older build's dist (before the plan had its name) is loaded under its old one.
+    load('project/plan-build.js').catch(() => load('build-project.js')),
     load('diagnostics/render-text.js'),
     load('diagnostics/render-json.js'),
     load('diagnostics/codes.js'),
   ]);
   return {
-    buildProject: build.buildProject,
+    planBuild: build.planBuild ?? build.buildProject,
     renderDiagnostics: text.renderDiagnostics,
     toValidationResult: json.toValidationResult,
     codes: codes.DIAGNOSTIC_CODES,
@@ -53,7 +54,7 @@ export async function runInput(compiler: Compiler, text: string): Promise<Outcom
   const started = performance.now();
   const elapsed = () => performance.now() - started;
   try {
-    const build = await compiler.buildProject([{ file: FILE, raw: text }]);
+    const build = await compiler.planBuild([{ file: FILE, raw: text }]);
     const rendered = compiler.renderDiagnostics(build.diagnostics, { sources: new Map([[FILE, text]]) });
     const result = compiler.toValidationResult(build.diagnostics, { seconds: 0, scope: 'fuzz', version: '0', now: new Date(0) });
     const built = build.outputs.some((f) => f.path.endsWith('/graph.ts'));
@@ -72,7 +73,7 @@ export async function runInput(compiler: Compiler, text: string): Promise<Outcom
 function violation(
   compiler: Compiler,
   text: string,
-  build: Awaited<ReturnType<Compiler['buildProject']>>,
+  build: Awaited<ReturnType<Compiler['planBuild']>>,
   rendered: string,
   status: string,
   built: boolean,

@@ -4,7 +4,7 @@
  * not build is refused rather than written. Warnings are kept for the report.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { compiledAgentOf } from '../../generator/build/compiled-agent.js';
+import { compiledAgentOf } from '../../generator/project/compiled-agent.js';
 import { compileSop } from '../../generator/compile-sop.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 

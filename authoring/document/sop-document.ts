@@ -3,7 +3,7 @@
  * and, built on first use, the index of every name written in it and the queries over its model. The language
  * server answers every request from one of these; the preview shows one.
  */
-import type { DocumentBuild } from '../../generator/build/compile-document.js';
+import type { DocumentBuild } from '../../generator/project/compile-document.js';
 import { type ModelQueries, modelQueries } from './node-details.js';
 import { type SopIndex, indexSop } from './sop-index.js';
 import { type SourceLines, sourceLines } from './source-lines.js';

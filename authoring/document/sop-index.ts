@@ -12,7 +12,7 @@
  * still has its flowchart occurrences and prompt headings from the parse. Names are data: kept in Maps.
  */
 import type { SourcePosition, SourceSpan } from '../../generator/diagnostics/diagnostic.js';
-import type { DocumentBuild } from '../../generator/build/compile-document.js';
+import type { DocumentBuild } from '../../generator/project/compile-document.js';
 import type { ModelPattern, SopModel } from '../../generator/model/sop-model.js';
 import { type SourceLines, spanContains } from './source-lines.js';
 

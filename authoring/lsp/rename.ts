@@ -12,7 +12,7 @@
  * breaks a SOP.
  */
 import type { Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver';
-import { compileDocument } from '../../generator/build/compile-document.js';
+import { compileDocument } from '../../generator/project/compile-document.js';
 import type { SourcePosition } from '../../generator/diagnostics/diagnostic.js';
 import type { NameSite } from '../document/sop-index.js';
 import type { SopDocument } from '../document/sop-document.js';

@@ -1,6 +1,6 @@
 /**
  * The language server's view of the SOPs: the documents the editor has open, the projects they belong to, and
- * the diagnostics last published for each file. Everything is compiled through the build API (`generator/build/`):
+ * the diagnostics last published for each file. Everything is compiled through the build API (`generator/project/`):
  * a document's unsaved text compiles exactly as its file would, and a project's check reports per file what
  * `sop build` reports (the file's own diagnostics, the cross-file checks, token budgets).
  *
@@ -18,9 +18,9 @@
  */
 import { dirname } from 'node:path';
 import { hashSource } from '../../contract/source-hash.js';
-import type { ProjectLayout, ProjectSource } from '../../generator/build/read-sources.js';
-import { openProject, type SopProject } from '../../generator/build/sop-project.js';
-import { type SourceWatch, watchSources } from '../../generator/build/watch-sources.js';
+import type { ProjectLayout, ProjectSource } from '../../generator/project/read-sources.js';
+import { openProject, type SopProject } from '../../generator/project/open-project.js';
+import { type SourceWatch, watchSources } from '../../generator/project/watch-sources.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { type SopDocument, sopDocument } from '../document/sop-document.js';
 

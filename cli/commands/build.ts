@@ -1,5 +1,5 @@
 /**
- * `sop build`: compile `sops/*.md` into `generated/`. Parses the flags, asks the build API (`generator/build/`) to
+ * `sop build`: compile `sops/*.md` into `generated/`. Parses the flags, asks the build API (`generator/project/`) to
  * write the output (`build`), compare it (`--check`), or keep doing so on every change (`--watch`), and prints what
  * it answers. All diagnostics of all files are printed before the exit code is decided: 0 clean or warnings only,
  * 1 errors, more warnings than `--max-warnings N` allows (as eslint's: `--max-warnings 0` fails on any), (with --check)
@@ -17,10 +17,11 @@
 import { existsSync, statSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { renderTokenReport } from '../../generator/tokens/render-token-report.js';
+import { loadTokenCounter } from '../../generator/tokens/token-counter.js';
 import type { AgentTokenReport } from '../../generator/tokens/token-report.js';
-import { type BuildRun, runProjectBuild, tokenCountsUnavailable } from '../../generator/build/run-build.js';
-import { openProject, type SopProject } from '../../generator/build/sop-project.js';
-import { watchSources } from '../../generator/build/watch-sources.js';
+import type { BuildRun } from '../../generator/project/build-output-folder.js';
+import { openProject, type SopProject } from '../../generator/project/open-project.js';
+import { watchSources } from '../../generator/project/watch-sources.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { compareDiagnostics, hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { toValidationResult } from '../../generator/diagnostics/render-json.js';
@@ -88,9 +89,9 @@ export async function runBuild(args: readonly string[]): Promise<number> {
   }
   if (options.report) {
     // Asked for by name: say it cannot be done before building, rather than build and leave the report out.
-    const problem = await tokenCountsUnavailable();
-    if (problem !== null) {
-      process.stderr.write(`sop build --report: ${problem}\n`);
+    const counter = await loadTokenCounter();
+    if (!counter.ok) {
+      process.stderr.write(`sop build --report: ${counter.error}\n`);
       return 2;
     }
   }
@@ -100,7 +101,7 @@ export async function runBuild(args: readonly string[]): Promise<number> {
 
 async function buildOnce(project: SopProject, options: BuildOptions, { useCache }: { useCache: boolean }): Promise<number> {
   const started = performance.now();
-  const built = await runProjectBuild(project, { check: options.check, useCache, report: options.report });
+  const built = await project.build({ check: options.check, useCache, report: options.report });
   const run = options.checkTools ? await withToolChecks(project, built) : built;
   printRun(project, options, run, started);
   return exitCode(run, options);

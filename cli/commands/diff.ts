@@ -9,8 +9,8 @@
  */
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { SourceFile } from '../../generator/build-project.js';
-import { readSources } from '../../generator/build/read-sources.js';
+import type { SourceFile } from '../../generator/project/plan-build.js';
+import { readSources } from '../../generator/project/read-sources.js';
 import { compileSop } from '../../generator/compile-sop.js';
 import { type CompiledSide, compileSide } from '../../analysis/diff/compiled-side.js';
 import { renderDiffJson, renderDiffMarkdown } from '../../analysis/diff/render-diff.js';

@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { relative, resolve, sep } from 'node:path';
-import { compileDocument } from '../../generator/build/compile-document.js';
+import { compileDocument } from '../../generator/project/compile-document.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { hashSource } from '../../contract/source-hash.js';
 

@@ -7,7 +7,7 @@
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { openProject } from '../../generator/build/sop-project.js';
+import { openProject } from '../../generator/project/open-project.js';
 import { findPageAssets } from '../../runtime/page/page-assets.js';
 import { locateProject } from '../config.js';
 

@@ -359,7 +359,7 @@ export async function runServe(args: readonly string[], options: RunServeOptions
     ...(parsed.migrateRuns === true ? { migrateRuns: true } : {}),
     ...(parsed.agents === undefined ? {} : { agents: parsed.agents }),
     // The compiler, for inspect's validate view: imported on its first call, so serving never loads it before.
-    validator: async () => (await import('../../generator/build/validate-document.js')).validateDocument,
+    validator: async () => (await import('../../generator/project/validate-document.js')).validateDocument,
     logger: stderrLogger(),
   });
   if (!started.ok) {

@@ -16,7 +16,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
-import { buildProject, type ProjectBuild } from '../../generator/build-project.js';
+import { planBuild, type BuildPlan } from '../../generator/project/plan-build.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { propertyName, stringLiteral } from '../../generator/emit/literal.js';
 import { camelCaseAgent } from '../../generator/model/naming.js';
@@ -53,13 +53,13 @@ const probes: Probe[] = NAME_PLACES.flatMap((place, p) =>
 /** A probe with no unusual name, for the names at run time. */
 const BASE_NAMES: ProbeNames = { ...DEFAULT_NAMES, agent: 'probe_base' };
 
-let build: ProjectBuild;
+let build: BuildPlan;
 let bundle: SopBundle;
 let emitted: EmittedProject;
 let session: Connected;
 
 beforeAll(async () => {
-  build = await buildProject([...probes.map(({ file, raw }) => ({ file, raw })), { file: 'sops/base.md', raw: probeSop(BASE_NAMES) }]);
+  build = await planBuild([...probes.map(({ file, raw }) => ({ file, raw })), { file: 'sops/base.md', raw: probeSop(BASE_NAMES) }]);
   bundle = JSON.parse(build.outputs.find((f) => f.path === 'sop-bundle.json')!.content) as SopBundle;
   emitted = writeEmittedProject(build.outputs);
   session = await connectInMemory({ service: fixtureService({ bundle, inspectViews: ['where', 'nodes'] }) });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { compileSop } from '../../generator/compile-sop.js';
-import { compositionDiagnostics } from '../../generator/build/composition-diagnostics.js';
+import { compositionDiagnostics } from '../../generator/project/composition-diagnostics.js';
 import { checkProject } from '../../generator/check/check-project.js';
 import { DIAGNOSTIC_CODES, type DiagnosticCode } from '../../generator/diagnostics/codes.js';
 import { DIAGNOSTIC_CASES } from '../support/diagnostic-cases.js';

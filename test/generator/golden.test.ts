@@ -7,7 +7,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { dirname, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { buildProject } from '../../generator/build-project.js';
+import { planBuild } from '../../generator/project/plan-build.js';
 import { listFiles } from '../../generator/write/compare-outputs.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -26,7 +26,7 @@ describe('golden output', () => {
           file: relative(caseDir, join(sopsDir, f)).split(sep).join('/'),
           raw: readFileSync(join(sopsDir, f), 'utf8'),
         }));
-      const build = await buildProject(sources);
+      const build = await planBuild(sources);
       expect(build.diagnostics.filter((d) => d.severity !== 'info')).toEqual([]);
       if (update) {
         rmSync(outDir, { recursive: true, force: true });

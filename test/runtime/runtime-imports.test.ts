@@ -48,6 +48,6 @@ describe('what the server is made of', () => {
         .filter((target) => target.startsWith('generator/'))
         .map((target) => `${relative(PROJECT_ROOT, file)} → ${target}`),
     );
-    expect(dynamic).toEqual(['cli/commands/serve.ts → generator/build/validate-document.js']);
+    expect(dynamic).toEqual(['cli/commands/serve.ts → generator/project/validate-document.js']);
   });
 });

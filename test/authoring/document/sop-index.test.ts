@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { sopDocument } from '../../../authoring/document/sop-document.js';
-import { compileDocument } from '../../../generator/build/compile-document.js';
+import { compileDocument } from '../../../generator/project/compile-document.js';
 import { BASE_SOP } from '../../support/sop-text.js';
 
 const docOf = (text: string) => sopDocument('sops/demo.md', text, compileDocument('sops/demo.md', text));

@@ -24,8 +24,8 @@ import type {
 } from 'vscode-languageserver-protocol';
 import { toLspDiagnostic } from '../../../authoring/lsp/lsp-diagnostics.js';
 import { toolkitDocsUrl } from '../../../authoring/lsp/toolkit-docs.js';
-import { compileDocument } from '../../../generator/build/compile-document.js';
-import { openProject } from '../../../generator/build/sop-project.js';
+import { compileDocument } from '../../../generator/project/compile-document.js';
+import { openProject } from '../../../generator/project/open-project.js';
 import { readCorpus } from '../../../fuzz/corpus.js';
 import { mutate } from '../../../fuzz/mutations.js';
 import { random } from '../../../fuzz/random.js';

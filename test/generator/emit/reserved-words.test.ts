@@ -20,7 +20,7 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 import type { AnyStateMachine } from 'xstate';
 import type { CompiledSop } from '../../../contract/compiled-sop.js';
-import { buildProject } from '../../../generator/build-project.js';
+import { planBuild } from '../../../generator/project/plan-build.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import type { Diagnostic } from '../../../generator/diagnostics/diagnostic.js';
 import { OBJECT_MEMBERS } from '../../../generator/model/naming.js';
@@ -114,7 +114,7 @@ describe('agent names that are reserved words or object members', () => {
   });
 
   it('build together, and every module generated for them is valid TypeScript', async () => {
-    const build = await buildProject(agentNames.accepted.map((agent) => ({ file: `sops/${agent}.md`, raw: chainSop(agent, ['ASK']) })));
+    const build = await planBuild(agentNames.accepted.map((agent) => ({ file: `sops/${agent}.md`, raw: chainSop(agent, ['ASK']) })));
     expect(build.diagnostics.filter((d) => d.severity === 'error')).toEqual([]);
     const modules = build.outputs.filter((file) => file.path.endsWith('.ts'));
     expect(modules.length).toBe(agentNames.accepted.length * 3 + 2);

@@ -1,5 +1,5 @@
 /**
- * `token_budget` (`generator/tokens/token-budgets.ts`, run by `buildProject`): each overrun is one SOP057 warning
+ * `token_budget` (`generator/tokens/token-budgets.ts`, run by `planBuild`): each overrun is one SOP057 warning
  * where the text to shorten is (a node's prompt heading, else its flowchart declaration; the system prompt's at its
  * budget), with the count (o200k, checked against gpt-tokenizer on the compiled text) and the budget; a count equal
  * to its budget is no warning, one over is. Warnings do not fail the build: `sop build` exits 0 and writes the
@@ -13,7 +13,7 @@ import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { tokenReport } from '../../../generator/tokens/token-report.js';
-import { type ProjectBuild, buildProject } from '../../../generator/build-project.js';
+import { type BuildPlan, planBuild } from '../../../generator/project/plan-build.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import { BUNDLE_PATH } from '../../../generator/emit/bundle-plan.js';
 import type { Diagnostic } from '../../../generator/diagnostics/diagnostic.js';
@@ -74,16 +74,16 @@ function position(text: string, needle: string): { line: number; column: number 
   return { line: line + 1, column: lines[line]!.indexOf(needle) + 1 };
 }
 
-const budgetWarnings = (build: ProjectBuild, file: string): Diagnostic[] =>
+const budgetWarnings = (build: BuildPlan, file: string): Diagnostic[] =>
   build.diagnostics.filter((d) => d.file === file && d.code === 'SOP057');
-const bundleOf = (build: ProjectBuild) => JSON.parse(build.outputs.find((f) => f.path === BUNDLE_PATH)!.content) as SopBundle;
+const bundleOf = (build: BuildPlan) => JSON.parse(build.outputs.find((f) => f.path === BUNDLE_PATH)!.content) as SopBundle;
 
 const TINY: Budget = { node_prompt: 1, system_prompt: 1, goto_answer: 1 };
-let measured: ProjectBuild;
+let measured: BuildPlan;
 
 beforeAll(async () => {
   // Every count over a budget of 1; and the same SOP with no budget at all.
-  measured = await buildProject([
+  measured = await planBuild([
     { file: 'sops/tiny.md', raw: sopText('tiny', TINY) },
     { file: 'sops/free.md', raw: sopText('free', null) },
   ]);
@@ -147,7 +147,7 @@ describe('token budgets', () => {
       system_prompt: exact.system_prompt - 1,
       goto_answer: exact.goto_answer - 1,
     };
-    const build = await buildProject([
+    const build = await planBuild([
       { file: 'sops/exact.md', raw: sopText('exact', exact) },
       { file: 'sops/tight.md', raw: sopText('tight', tight) },
     ]);

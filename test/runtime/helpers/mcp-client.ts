@@ -60,7 +60,7 @@ export function fixtureService(options: FixtureServiceOptions = {}): SessionServ
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
     // As sop serve gives it: the compiler, loaded on the validate view's first call.
-    validator: async () => (await import('../../../generator/build/validate-document.js')).validateDocument,
+    validator: async () => (await import('../../../generator/project/validate-document.js')).validateDocument,
     ...(options.tracer === undefined ? {} : { tracer: options.tracer }),
   });
 }

@@ -1,6 +1,7 @@
 /**
- * One run of `sop build`: read the sources, then write the output folder (`build`) or compare it (`--check`).
- * What the CLI used to do itself, so that every front end builds the same way; the caller only prints the result.
+ * A build of the output folder, what `SopProject.build` does: read the sources, plan the output, then write the
+ * output folder or compare it with the plan (`--check`). Every front end builds through it; the caller only prints
+ * the result.
  *
  * - A build (not `--check`) first looks at the manifest of the last one (`write/build-cache.ts`): when neither the
  *   sources, nor the compiler, nor the output on disk changed, it replays that build's diagnostics without parsing
@@ -15,13 +16,13 @@ import { join } from 'node:path';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { readBundle } from '../../contract/read-bundle.js';
 import type { AgentTokenReport } from '../tokens/token-report.js';
-import { plannedBundle } from '../build-project.js';
+import { plannedBundle } from './plan-build.js';
 import type { Diagnostic } from '../diagnostics/diagnostic.js';
 import { BUNDLE_PATH } from '../emit/bundle-plan.js';
 import { generatorFingerprint, hashOutputs, manifestMatches, manifestPath, readManifest, writeManifest } from '../write/build-cache.js';
 import { listFiles, type OutputComparison } from '../write/compare-outputs.js';
-import type { ProjectSource } from './read-sources.js';
-import type { SopProject } from './sop-project.js';
+import type { ProjectLayout, ProjectSource } from './read-sources.js';
+import type { BuildPlan } from './plan-build.js';
 
 export interface BuildRequest {
   /** Compare the planned output with the output folder instead of writing it. */
@@ -51,7 +52,14 @@ export type BuildRun =
       readonly complete: boolean;
     } & Built);
 
-export async function runProjectBuild(project: SopProject, request: BuildRequest): Promise<BuildRun> {
+/** What a build of the output folder needs of its project: where things are, its sources, and a plan of them. */
+export interface PlannedProject {
+  readonly layout: ProjectLayout;
+  readSources(): ProjectSource[];
+  plan(sources: readonly ProjectSource[], options: { readonly previous: SopBundle | null }): Promise<BuildPlan>;
+}
+
+export async function buildOutputFolder(project: PlannedProject, request: BuildRequest): Promise<BuildRun> {
   const { layout } = project;
   const sources = project.readSources();
   if (sources.length === 0) return { kind: 'no-sources', sources };
@@ -73,7 +81,7 @@ export async function runProjectBuild(project: SopProject, request: BuildRequest
   }
 
   const { compareOutputs } = await import('../write/compare-outputs.js');
-  const build = await project.build(sources, { previous: bundleOnDisk() });
+  const build = await project.plan(sources, { previous: bundleOnDisk() });
   const comparison = compareOutputs(layout.outDir, build.outputs, { complete: build.complete, keepAgents: build.failedAgents });
   const tokens = await tokensOf(plannedBundle(build.outputs));
   if (request.check) return { kind: 'checked', sources, diagnostics: build.diagnostics, comparison, tokens };
@@ -88,13 +96,6 @@ export async function runProjectBuild(project: SopProject, request: BuildRequest
       diagnostics: build.diagnostics,
     });
   return { kind: 'written', sources, diagnostics: build.diagnostics, comparison, complete: build.complete, tokens };
-}
-
-/** Why token counts cannot be made here (the optional tokenizer is missing), or null when they can. */
-export async function tokenCountsUnavailable(): Promise<string | null> {
-  const { loadTokenCounter } = await import('../tokens/token-counter.js');
-  const counter = await loadTokenCounter();
-  return counter.ok ? null : counter.error;
 }
 
 /** The token counts of every agent of `bundle` (null without a bundle, or without the tokenizer). */

@@ -1,6 +1,6 @@
 /**
- * Builds a whole project in memory: compiles every SOP, runs the cross-file checks, and plans the output
- * files. Files with errors are not emitted (their previous output stays untouched); the project files (index,
+ * The build's plan, made in memory: compiles every SOP, runs the cross-file checks, and plans the output
+ * files (`SopProject.build` writes or compares them; `sop diff` and the fuzzer use the plan alone). Files with errors are not emitted (their previous output stays untouched); the project files (index,
  * registry, bundle) list every clean agent, plus the last good version of each failed one that the previous
  * bundle holds (see `emit-project.ts`), so good agents always build, also on a first build. A compiler bug met
  * while compiling or emitting one file fails that file alone (SOP090). Pure apart from the lazy import
@@ -10,21 +10,21 @@
  * measured against it last, on the compiled answers (the tokenizer is loaded only then).
  *
  * Incremental on request: a caller that keeps the files it compiled before (`reuse`) and the files it printed for
- * them (`printed`) gets an unchanged SOP neither compiled nor printed again (`generator/build/` does, for
+ * them (`printed`) gets an unchanged SOP neither compiled nor printed again (`open-project.ts` does, for
  * `sop build --watch`, the language server and the preview).
  */
-import type { CompiledSop, SopBundle } from '../contract/compiled-sop.js';
-import { hashSource } from '../contract/source-hash.js';
-import { checkProject } from './check/check-project.js';
-import type { CompiledFile } from './compile-sop.js';
-import { compileInParallel, workerThreadsFor } from './compile-in-parallel.js';
-import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from './tokens/budget-diagnostics.js';
-import { compositionDiagnostics } from './build/composition-diagnostics.js';
-import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from './diagnostics/diagnostic.js';
-import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from './emit-while-compiling.js';
-import { compareCodeUnits } from './model/naming.js';
-import type { GeneratedFile } from './emit/emit-project.js';
-import { BUNDLE_PATH } from './emit/bundle-plan.js';
+import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
+import { hashSource } from '../../contract/source-hash.js';
+import { checkProject } from '../check/check-project.js';
+import type { CompiledFile } from '../compile-sop.js';
+import { compileInParallel, workerThreadsFor } from '../compile-in-parallel.js';
+import { budgetDiagnosticsOf, hasTokenBudget, withinFileCap } from '../tokens/budget-diagnostics.js';
+import { compositionDiagnostics } from './composition-diagnostics.js';
+import { compareDiagnostics, hasErrors, type Diagnostic, internalErrorDiagnostic } from '../diagnostics/diagnostic.js';
+import { type AgentFiles, emitWhileCompiling, type PrintedFiles } from '../emit-while-compiling.js';
+import { compareCodeUnits } from '../model/naming.js';
+import type { GeneratedFile } from '../emit/emit-project.js';
+import { BUNDLE_PATH } from '../emit/bundle-plan.js';
 
 export interface SourceFile {
   /** Project-relative path with `/` separators. */
@@ -34,7 +34,7 @@ export interface SourceFile {
   readonly sourceHash?: string;
 }
 
-export interface ProjectBuild {
+export interface BuildPlan {
   readonly compiled: readonly CompiledFile[];
   readonly diagnostics: readonly Diagnostic[];
   /** The planned output: per clean SOP its own files, and the project files. */
@@ -45,7 +45,7 @@ export interface ProjectBuild {
   readonly failedAgents: readonly string[];
 }
 
-export interface BuildOptions {
+export interface PlanOptions {
   /** The bundle of the previous build, if any: failed SOPs keep their last good entry from it. */
   readonly previous?: SopBundle | null;
   /** A file compiled before from the same text (same `file` and `sourceHash`), to use instead of compiling it again. */
@@ -54,7 +54,7 @@ export interface BuildOptions {
   readonly printed?: PrintedFiles;
 }
 
-export async function buildProject(sources: readonly SourceFile[], options: BuildOptions = {}): Promise<ProjectBuild> {
+export async function planBuild(sources: readonly SourceFile[], options: PlanOptions = {}): Promise<BuildPlan> {
   const sorted = [...sources]
     .sort((a, b) => (a.file < b.file ? -1 : 1))
     .map((s) => ({ ...s, sourceHash: s.sourceHash ?? hashSource(s.raw) }));

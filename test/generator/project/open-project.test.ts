@@ -1,5 +1,5 @@
 /**
- * The build API every front end uses (`generator/build/`), on real files in a temp project: a document compiled from
+ * The build API every front end uses (`generator/project/`), on real files in a temp project: a document compiled from
  * text is the file the build compiles, positions and all; a check reports per file what the build reports; an
  * unchanged file is neither compiled nor printed again; unsaved buffers stand in for files; a build run writes and
  * then replays; the source watch calls back once per burst of saves and never runs twice at once.
@@ -8,11 +8,10 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildProject } from '../../../generator/build-project.js';
-import { compileDocument } from '../../../generator/build/compile-document.js';
-import { runProjectBuild } from '../../../generator/build/run-build.js';
-import { openProject, type SopProject } from '../../../generator/build/sop-project.js';
-import { watchSources } from '../../../generator/build/watch-sources.js';
+import { planBuild } from '../../../generator/project/plan-build.js';
+import { compileDocument } from '../../../generator/project/compile-document.js';
+import { openProject, type SopProject } from '../../../generator/project/open-project.js';
+import { watchSources } from '../../../generator/project/watch-sources.js';
 import { compileSop } from '../../../generator/compile-sop.js';
 import { PROJECT_ROOT } from '../../support/run-cli.js';
 import { BASE_SOP, withLine } from '../../support/sop-text.js';
@@ -41,7 +40,7 @@ describe('openProject', () => {
       'sops/it_helpdesk_password_reset.md',
       'sops/retail_customer_support.md',
     ]);
-    const build = await buildProject(sources);
+    const build = await planBuild(sources);
     for (const source of sources) {
       const document = await project.compileDocument(source.file, source.raw);
       expect(document.compiled).toEqual(build.compiled.find((c) => c.file === source.file));
@@ -55,7 +54,7 @@ describe('openProject', () => {
   it('checks every file as the build reports it: own, cross-file and token-budget diagnostics', async () => {
     writeFileSync(sop('twin.md'), BASE_SOP); // a second `agent: demo`: SOP032 in both files
     const sources = project.readSources();
-    const [check, build] = await Promise.all([project.check(sources), buildProject(sources)]);
+    const [check, build] = await Promise.all([project.check(sources), planBuild(sources)]);
     for (const { file } of sources) expect(check.diagnostics.get(file), file).toEqual(build.diagnostics.filter((d) => d.file === file));
     expect(check.diagnostics.get('sops/twin.md')?.map((d) => d.code)).toContain('SOP032');
     // The retail SOP declares a token budget: the check measured it as the build did (no SOP058: the tokenizer is there).
@@ -91,7 +90,7 @@ describe('openProject', () => {
     const open = new Map<string, string>();
     const agree = async (what: string) => {
       const sources = project.readSources(open);
-      const [check, build] = await Promise.all([project.check(sources), buildProject(sources)]);
+      const [check, build] = await Promise.all([project.check(sources), planBuild(sources)]);
       for (const { file } of sources)
         expect(check.diagnostics.get(file), `${what}: ${file}`).toEqual(build.diagnostics.filter((d) => d.file === file));
       return check;
@@ -114,8 +113,8 @@ describe('openProject', () => {
   });
 
   it('compiles and prints only what changed', async () => {
-    const first = await project.build(project.readSources());
-    const again = await project.build(project.readSources());
+    const first = await project.plan(project.readSources());
+    const again = await project.plan(project.readSources());
     expect(again.outputs).toEqual(first.outputs);
     const graph = (b: typeof first) => b.outputs.find((f) => f.path === 'demo/graph.ts');
     const retail = (b: typeof first) => b.outputs.find((f) => f.path === 'retail_customer_support/graph.ts');
@@ -123,7 +122,7 @@ describe('openProject', () => {
     expect(again.compiled.find((c) => c.file === 'sops/demo.md')).toBe(first.compiled.find((c) => c.file === 'sops/demo.md'));
 
     writeFileSync(sop('demo.md'), BASE_SOP.replace('Ask the question.', 'Ask it twice.'));
-    const edited = await project.build(project.readSources());
+    const edited = await project.plan(project.readSources());
     expect(graph(edited)).not.toBe(graph(first));
     expect(graph(edited)?.content).toContain('Ask it twice.');
     expect(retail(edited)).toBe(retail(first));
@@ -152,17 +151,17 @@ describe('openProject', () => {
   });
 
   it('runs a build that writes, then replays it while nothing changes, and checks the output', async () => {
-    const written = await runProjectBuild(project, { check: false, useCache: true, report: false });
+    const written = await project.build({ check: false, useCache: true, report: false });
     expect(written.kind).toBe('written');
     if (written.kind !== 'written') return;
     expect(written.complete).toBe(false); // broken.md is not emitted
     expect(written.comparison.missing).toContain('demo/graph.ts');
-    const replayed = await runProjectBuild(openProject(project.layout), { check: false, useCache: true, report: true });
+    const replayed = await openProject(project.layout).build({ check: false, useCache: true, report: true });
     expect(replayed.kind).toBe('up-to-date');
     if (replayed.kind !== 'up-to-date') return;
     expect(replayed.diagnostics).toEqual(written.diagnostics);
     expect(replayed.tokens?.map((t) => t.agent)).toEqual(['demo', 'it_helpdesk', 'retail_customer_support']);
-    const checked = await runProjectBuild(project, { check: true, useCache: true, report: false });
+    const checked = await project.build({ check: true, useCache: true, report: false });
     expect(checked).toMatchObject({ kind: 'checked', comparison: { stale: [], missing: [], orphaned: [] } });
   });
 

@@ -6,13 +6,13 @@
  */
 import { availableParallelism } from 'node:os';
 import { describe, expect, it } from 'vitest';
-import { buildProject } from '../../generator/build-project.js';
-import { workerThreadsFor } from '../../generator/compile-in-parallel.js';
-import { BASE_SOP, withLine } from '../support/sop-text.js';
+import { planBuild } from '../../../generator/project/plan-build.js';
+import { workerThreadsFor } from '../../../generator/compile-in-parallel.js';
+import { BASE_SOP, withLine } from '../../support/sop-text.js';
 
-type BuildProjectModule = typeof import('../../generator/build-project.js');
-type CompileInParallelModule = typeof import('../../generator/compile-in-parallel.js');
-const dist = async <T>(path: string): Promise<T> => (await import(new URL(`../../dist/generator/${path}`, import.meta.url).href)) as T;
+type PlanBuildModule = typeof import('../../../generator/project/plan-build.js');
+type CompileInParallelModule = typeof import('../../../generator/compile-in-parallel.js');
+const dist = async <T>(path: string): Promise<T> => (await import(new URL(`../../../dist/generator/${path}`, import.meta.url).href)) as T;
 
 function project(count: number, broken: (i: number) => string | null): { file: string; raw: string }[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -21,14 +21,14 @@ function project(count: number, broken: (i: number) => string | null): { file: s
   }));
 }
 
-describe('buildProject', () => {
+describe('planBuild', () => {
   it('builds a clean project the same on worker threads as in one thread', async () => {
     const sources = project(30, () => null);
-    const { buildProject: buildOnWorkers } = await dist<BuildProjectModule>('build-project.js');
+    const { planBuild: buildOnWorkers } = await dist<PlanBuildModule>('project/plan-build.js');
     const { workerThreadsFor: distWorkers } = await dist<CompileInParallelModule>('compile-in-parallel.js');
     expect(workerThreadsFor(sources.length)).toBe(0); // the sources have no worker script
     const onWorkers = await buildOnWorkers(sources);
-    const inThread = await buildProject(sources);
+    const inThread = await planBuild(sources);
     expect(onWorkers.outputs.map((f) => f.path)).toContain('index.ts');
     expect(onWorkers).toEqual(inThread);
     expect(distWorkers(sources.length) > 0).toBe(availableParallelism() > 1); // one core: both in one thread
@@ -37,9 +37,9 @@ describe('buildProject', () => {
   it('builds a project with broken files and a duplicate agent the same on worker threads', async () => {
     const sources = project(30, (i) => (i % 9 === 4 ? withLine(19, '### ASKK') : null));
     sources.push({ file: 'sops/zz_duplicate.md', raw: BASE_SOP.replace('agent: demo', 'agent: agent_7') });
-    const { buildProject: buildOnWorkers } = await dist<BuildProjectModule>('build-project.js');
+    const { planBuild: buildOnWorkers } = await dist<PlanBuildModule>('project/plan-build.js');
     const onWorkers = await buildOnWorkers(sources);
-    const inThread = await buildProject(sources);
+    const inThread = await planBuild(sources);
     expect(onWorkers.complete).toBe(false);
     expect(onWorkers.failedAgents).toEqual(expect.arrayContaining(['agent_4', 'agent_7', 'agent_13', 'agent_22']));
     // Good agents still build: the project files list them (and no failed agent: there is no previous bundle).

@@ -7,7 +7,7 @@
 import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
 import { hashSource } from '../../contract/source-hash.js';
-import type { SourceFile } from '../build-project.js';
+import type { SourceFile } from './plan-build.js';
 import { LIMITS } from '../limits.js';
 
 /** Where a project's SOPs are and where its build writes (absolute folders), and whether it writes path fixtures. */

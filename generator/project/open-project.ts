@@ -1,8 +1,9 @@
 /**
- * A SOP project opened for building: its folders, its sources, and what it compiled before. Every front end builds
- * through it — `sop build` (and `--check`, `--watch`), the language server, the preview — and the server's validate
- * view compiles through `compileDocument`, so a file compiles the same everywhere: an editor's unsaved buffer exactly
- * as the saved file would, positions included. A file whose text did not change is not compiled again, and its
+ * A SOP project opened for building, the compiler's one entry point: its folders, its sources, and what it compiled
+ * before. Every front end builds through it — `sop build` (`build`, with `--check` and `--watch`), the language
+ * server and the preview (`check`, `compileDocument`) — and the server's validate view compiles through
+ * `compileDocument` too, so a file compiles the same everywhere: an editor's unsaved buffer exactly as the saved
+ * file would, positions included. A file whose text did not change is not compiled again, and its
  * generated files are not printed again.
  *
  * The folders come from the caller (the CLI resolves them from `sop.config.json` and its flags). The cache belongs
@@ -10,7 +11,8 @@
  */
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { hashSource } from '../../contract/source-hash.js';
-import { buildProject, type ProjectBuild } from '../build-project.js';
+import { type BuildPlan, planBuild } from './plan-build.js';
+import { type BuildRequest, type BuildRun, buildOutputFolder } from './build-output-folder.js';
 import { checkProject } from '../check/check-project.js';
 import { compileInParallel } from '../compile-in-parallel.js';
 import type { CompiledFile } from '../compile-sop.js';
@@ -45,7 +47,9 @@ export interface SopProject {
   /** Every source compiled (unchanged ones reused) and checked across files, as the build would report them. */
   check(sources: readonly ProjectSource[]): Promise<ProjectCheck>;
   /** The build's plan: every output file, with the path fixtures when the layout asks for them. */
-  build(sources: readonly ProjectSource[], options?: { readonly previous?: SopBundle | null }): Promise<ProjectBuild>;
+  plan(sources: readonly ProjectSource[], options?: { readonly previous?: SopBundle | null }): Promise<BuildPlan>;
+  /** The build: the output folder written, or compared with the plan (`check`); what `sop build` runs. */
+  build(request: BuildRequest): Promise<BuildRun>;
 }
 
 interface Cached {
@@ -73,7 +77,7 @@ export function openProject(layout: ProjectLayout): SopProject {
     for (const c of compiled) if (cache.get(c.file)?.compiled !== c) cache.set(c.file, { sourceHash: c.sourceHash, compiled: c });
   };
 
-  return {
+  const project: SopProject = {
     layout,
     fileOf: (path) => projectFileOf(layout, path),
     pathOf: (file) => projectPathOf(layout, file),
@@ -101,15 +105,18 @@ export function openProject(layout: ProjectLayout): SopProject {
       };
     },
 
-    async build(sources, options = {}) {
-      const build = await buildProject(sources, { previous: options.previous ?? null, reuse, printed });
+    async plan(sources, options = {}) {
+      const build = await planBuild(sources, { previous: options.previous ?? null, reuse, printed });
       remember(sources, build.compiled);
       if (!layout.paths) return build;
       const { pathFixtures } = await import('../paths/path-fixtures.js');
       const outputs = [...build.outputs, ...pathFixtures(build.outputs)].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
       return { ...build, outputs };
     },
+
+    build: (request) => buildOutputFolder(project, request),
   };
+  return project;
 }
 
 /** What a check derives from one compiled file alone: its agent and its token budget's diagnostics. */
@@ -126,7 +133,7 @@ interface AcrossCache {
 }
 
 /**
- * Each file's diagnostics as `buildProject` reports them, without emitting: its own, the cross-file checks', and the
+ * Each file's diagnostics as `planBuild` reports them, without emitting: its own, the cross-file checks', and the
  * token budget of a file without errors, measured on its agent compiled in memory (the data the bundle would hold).
  * What depends on one file alone is kept per compiled file (`facts`), so a check after one edit derives it for that
  * file only; the cross-file checks run again only when what they read may have changed (`acrossUnchanged`).
