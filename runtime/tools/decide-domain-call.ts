@@ -3,7 +3,7 @@
  * the same `sop replay` asks), with what only the gateway has around it: the client's channel (whether the user can
  * be asked now, the answer this call brings back), the call's digest, a fresh random id for a new question, and the
  * question itself, worded for the user. Pure but for the id, which the caller makes. The session service commits the
- * decision to the audit log before anything reaches the domain server (`service/domain-calls.ts`).
+ * decision to the audit log before anything reaches the domain server (`service/gateway-calls.ts`).
  */
 import { type CallDecision, decideCall } from '../../contract/run/call.js';
 import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';

@@ -1,6 +1,6 @@
 /**
  * A domain call in gateway mode, from decision to answer. At most once, and never answered before it is recorded:
- *   1. decide on the run (`tools/domain-call.ts`) and commit the decision with its audit entry: a refusal
+ *   1. decide on the run (`tools/decide-domain-call.ts`) and commit the decision with its audit entry: a refusal
  *      (`refused`), a question to the user (`pending`, confirmation asked), or `pending` / forwarding;
  *   2. only a committed forwarding is sent to the domain server (with the run id, agent and node, and the trace
  *      context, in `_meta`); the client's own credentials never are. A read (a tool its server marks
@@ -19,10 +19,10 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
 import { recordAnswer } from '../../contract/run/answer.js';
 import type { RecordedResult } from '../../contract/run/call-results.js';
-import type { AgentSource } from '../agents/agent-source.js';
-import type { PreparedAgent } from '../../contract/answers/prepared-agent.js';
+import type { PinnedAgent } from '../agents/agent-source.js';
 import {
   type AuditEntry,
   type DomainCallDetail,
@@ -31,37 +31,26 @@ import {
   type StoredRun,
   type WouldHaveDecided,
 } from '../store/run-store.js';
-import { type DomainDecision, decideDomainCall } from '../tools/domain-call.js';
-import type { RunFacts } from '../tools/tool-definitions.js';
+import { type DomainDecision, decideDomainCall } from '../tools/decide-domain-call.js';
 import type { DomainTool } from '../upstream/domain-tools.js';
 import { RUN_ID_PROPERTY } from '../upstream/domain-tools.js';
 import type { UpstreamOutcome } from '../upstream/upstream-connection.js';
-import type { Caller, CallAnswer } from './session-service.js';
+import type { CallAnswer, Caller } from './calls.js';
+import type { Clock } from './limits.js';
+import type { RunCommits } from './run-commits.js';
 import type { CallRequest, ToolCallSpan } from './tracing.js';
 
-type Decide<T> = (
-  run: StoredRun,
-  pinned: Awaited<ReturnType<AgentSource['pinned']>>,
-  facts: RunFacts,
-) => { readonly state: RunState; readonly audit: Omit<AuditEntry, 'seq' | 'durationMs'>; readonly value: T };
-
-export interface DomainCallDeps {
+export interface GatewayCallsOptions {
+  /** Where the calls' decisions and outcomes are committed. */
+  readonly commits: RunCommits;
+  readonly clock: Clock;
   /** Observe mode: every call of a SOP tool is sent, and the audit says what enforcement would have decided. */
   readonly observe?: boolean;
-  /** The run and its agent, read (no commit): for a read's decision. */
-  peekRun(
-    runId: string,
-    caller: Caller,
-    toolName: string,
-  ): Promise<{ readonly run: StoredRun; readonly pinned: Awaited<ReturnType<AgentSource['pinned']>> } | { readonly error: CallToolResult }>;
-  commitOnRun<T>(
-    runId: string,
-    caller: Caller,
-    toolName: string,
-    span: ToolCallSpan,
-    decide: Decide<T>,
-  ): Promise<{ readonly value: T; readonly run: StoredRun } | { readonly error: CallToolResult }>;
-  now(): number;
+}
+
+export interface GatewayCalls {
+  /** One domain call on the run `runId`, from its decision to the domain server's answer. */
+  call(entry: DomainTool, args: unknown, runId: string, caller: Caller, request: CallRequest, span: ToolCallSpan): Promise<CallAnswer>;
 }
 
 /** Where the decision was taken, so the outcome's evidence lands on the same step (if the run is still there). */
@@ -74,8 +63,10 @@ interface Decided {
   readonly sop: string;
 }
 
-export function createDomainCalls(deps: DomainCallDeps) {
-  return async function callDomainTool(
+export function createGatewayCalls({ commits, clock, observe }: GatewayCallsOptions): GatewayCalls {
+  return { call: callDomainTool };
+
+  async function callDomainTool(
     entry: DomainTool,
     args: unknown,
     runId: string,
@@ -86,8 +77,8 @@ export function createDomainCalls(deps: DomainCallDeps) {
     const name = entry.tool.name;
     const server = entry.upstream.spec.name;
     const forwarded = withoutRunId(args);
-    const started = deps.now();
-    const decideOn = (run: StoredRun, pinned: Awaited<ReturnType<AgentSource['pinned']>>) => {
+    const started = clock.now();
+    const decideOn = (run: StoredRun, pinned: PinnedAgent) => {
       const at = run.state.path.at(-1) ?? null;
       const base = { tool: name, input: args, from: at, to: at, at: started };
       if (!pinned.ok) {
@@ -106,7 +97,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
       });
       // Observe mode sends what enforcement would hold back (or ask about) and keeps what it would have decided.
       const observed =
-        deps.observe === true && enforced.kind !== 'forward' && !(enforced.kind === 'refuse' && enforced.rule === 'not-in-sop')
+        observe === true && enforced.kind !== 'forward' && !(enforced.kind === 'refuse' && enforced.rule === 'not-in-sop')
           ? observedAs(enforced, run.state)
           : undefined;
       const decision = observed?.decision ?? enforced;
@@ -146,20 +137,20 @@ export function createDomainCalls(deps: DomainCallDeps) {
     // A read that is forwarded is recorded once, with its outcome; everything else is recorded before it is sent.
     const readOnly = entry.tool.annotations?.readOnlyHint === true;
     let decided: { readonly value: Decided; readonly recorded: boolean } | { readonly error: CallToolResult };
-    const peeked = readOnly ? await deps.peekRun(runId, caller, name) : undefined;
+    const peeked = readOnly ? await commits.peek(runId, caller, name) : undefined;
     if (peeked !== undefined && !('error' in peeked)) {
       const first = decideOn(peeked.run, peeked.pinned);
       const forwardsAsIs = first.value.decision.kind === 'forward' && first.state === peeked.run.state;
       decided = forwardsAsIs
         ? { value: first.value, recorded: false }
-        : await deps
-            .commitOnRun<Decided>(runId, caller, name, span, decideOn)
+        : await commits
+            .commit<Decided>(runId, caller, name, span, decideOn)
             .then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
     } else if (peeked !== undefined && 'error' in peeked) {
       decided = peeked;
     } else {
-      decided = await deps
-        .commitOnRun<Decided>(runId, caller, name, span, decideOn)
+      decided = await commits
+        .commit<Decided>(runId, caller, name, span, decideOn)
         .then((d) => ('error' in d ? d : { value: d.value, recorded: true }));
     }
     if ('error' in decided) return decided.error;
@@ -178,7 +169,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
     };
     const outcome = await entry.upstream.call(name, forwarded, meta);
     const result = outcome.kind === 'answered' ? recordedResult(outcome.result) : undefined;
-    const recorded = await deps.commitOnRun(runId, caller, name, span, (run) => {
+    const recorded = await commits.commit(runId, caller, name, span, (run) => {
       // Where the call was decided (and made), even if the run moved meanwhile on another instance.
       const at = path.at(-1) ?? null;
       const state =
@@ -231,7 +222,7 @@ export function createDomainCalls(deps: DomainCallDeps) {
     }
     if (outcome.kind === 'answered') return outcome.result;
     return errorResult({ error: failureText(server, name, outcome), server, reached: outcome.reached });
-  };
+  }
 }
 
 /** The arguments as the domain server gets them: the gateway's own `run_id` taken out. */
