@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../contract/read-bundle.js';
-import { silentLogger } from '../runtime/service/logger.js';
+import { silentLogger } from '../runtime/support/logger.js';
 import {
   type Caller,
   createSessionService,

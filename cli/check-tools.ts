@@ -18,7 +18,7 @@ import { quoted } from '../generator/diagnostics/quoted.js';
 import type { ModelPrompt, SopModel } from '../generator/model/sop-model.js';
 import type { ParsedFieldCondition } from '../generator/parse/node-prompts.js';
 import { fieldVerdict } from './schema-fields.js';
-import { silentLogger } from '../runtime/service/logger.js';
+import { silentLogger } from '../runtime/support/logger.js';
 import { openUpstream, type UpstreamConnection } from '../runtime/upstream/upstream-connection.js';
 import { resolveUpstream } from '../runtime/upstream/upstream-spec.js';
 

@@ -21,7 +21,7 @@ import { DEFAULT_PATH_LIMITS, type GoldenPath, type GoldenPaths, goldenPaths, PA
 import { expandedAgent } from '../generator/paths/path-fixtures.js';
 import { createAgentSource } from '../runtime/agents/agent-source.js';
 import { readBundle } from '../contract/read-bundle.js';
-import { silentLogger } from '../runtime/service/logger.js';
+import { silentLogger } from '../runtime/support/logger.js';
 import { createSessionService, resultOf, type SessionService } from '../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../runtime/store/memory-run-store.js';
 

@@ -8,7 +8,8 @@ import { type ConversationEvent, placeText } from './conversation.js';
 
 export type ConfirmationVerdict = { readonly ok: true; readonly answer: number } | { readonly ok: false; readonly message: string };
 
-export interface ConfirmationQuestion {
+/** A guarded call to check, with the conversation around it (not the gateway's question to the user). */
+export interface ConfirmationCheck {
   readonly events: readonly ConversationEvent[];
   /** Index of the guarded call in `events`. */
   readonly call: number;
@@ -20,8 +21,8 @@ export interface ConfirmationQuestion {
   readonly used: ReadonlySet<number>;
 }
 
-export function checkConfirmation(question: ConfirmationQuestion): ConfirmationVerdict {
-  const { events, call, step, enteredAt, pattern, used } = question;
+export function checkConfirmation(check: ConfirmationCheck): ConfirmationVerdict {
+  const { events, call, step, enteredAt, pattern, used } = check;
   let answer = -1;
   for (let i = call - 1; i > enteredAt && answer < 0; i--) if (events[i]?.kind === 'user') answer = i;
   if (answer < 0) return { ok: false, message: `the user said nothing at ${step} between the move there and the call` };

@@ -18,7 +18,7 @@
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import type { BundleOrigin } from '../../runtime/agents/agent-source.js';
 import { readBundle } from '../../contract/read-bundle.js';
-import { stderrLogger } from '../../runtime/service/logger.js';
+import { stderrLogger } from '../../runtime/support/logger.js';
 import { type HttpServing, startSopServer } from '../../runtime/serve/start-sop-server.js';
 import { DEFAULT_DURABLE_STORE } from '../../runtime/store/open-run-store.js';
 import { bundleFile, locateProject } from '../config.js';

@@ -16,7 +16,7 @@
 import { type FSWatcher, watch } from 'node:fs';
 import { basename, dirname } from 'node:path';
 import type { CompiledSop, SopBundle } from '../../contract/compiled-sop.js';
-import type { Logger } from '../service/logger.js';
+import type { Logger } from '../support/logger.js';
 import { createLruMap } from '../support/lru-map.js';
 import type { RunStore } from '../store/run-store.js';
 import { type AgentCatalog, createCatalog } from './agent-catalog.js';

@@ -23,8 +23,8 @@ import {
 } from '@modelcontextprotocol/core';
 import { type JSONRPCMessage, ProtocolErrorCode as ErrorCode, type Transport } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
-import type { Logger } from '../service/logger.js';
-import { describeIssues } from './json-schema.js';
+import type { Logger } from '../support/logger.js';
+import { describeIssues } from '../tools/tool-schemas.js';
 
 /** A JSON-RPC error the transport writes itself (`id` null when the message had none it could read). */
 export interface ErrorReply {

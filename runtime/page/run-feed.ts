@@ -5,7 +5,7 @@
  * changes that arrive together are read once per run (the latest version), then delivered as a row to the
  * streams of the run's principal only.
  */
-import type { Logger } from '../service/logger.js';
+import type { Logger } from '../support/logger.js';
 import type { RunChange, RunStore } from '../store/run-store.js';
 import type { RunRows } from './run-rows.js';
 import type { RunRow } from './run-shapes.js';

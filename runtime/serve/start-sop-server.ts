@@ -15,7 +15,7 @@ import type { AgentCatalog } from '../agents/agent-catalog.js';
 import type { BundleOrigin } from '../agents/agent-source.js';
 import { createAgentSource } from '../agents/agent-source.js';
 import type { HttpAuth } from '../http/auth.js';
-import type { Logger } from '../service/logger.js';
+import type { Logger } from '../support/logger.js';
 import { createSessionService, type ServiceLimits, type SessionService } from '../service/session-service.js';
 import { openRunStore } from '../store/open-run-store.js';
 import type { RunStore } from '../store/run-store.js';

@@ -4,7 +4,7 @@
  * result, an error that changes nothing, the store failing.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { Logger } from './logger.js';
+import type { Logger } from '../support/logger.js';
 import { EMPTY_RUN_STATE } from '../store/run-store.js';
 import type { ConfirmationQuestion } from '../tools/confirmation.js';
 import { fail, type ToolOutcome } from '../tools/tool-outcome.js';

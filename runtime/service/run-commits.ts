@@ -15,7 +15,7 @@ import type { RunFacts } from '../tools/tool-definitions.js';
 import { errorAnswer, storeFailure, unknownRun } from './calls.js';
 import type { Caller } from './calls.js';
 import type { Clock, ServiceLimits } from './limits.js';
-import type { Logger } from './logger.js';
+import type { Logger } from '../support/logger.js';
 import type { ToolCallSpan } from './tracing.js';
 
 /** What a call decides on a run: the next state, its audit entry, and what the caller wants back. */

@@ -5,7 +5,7 @@
  * rules around the move). The `tools/list` answer is rendered once, and again only when a domain server's list changes.
  */
 import type { Tool } from '@modelcontextprotocol/server';
-import { toolJsonSchema } from '../mcp/json-schema.js';
+import { toolJsonSchema } from '../tools/tool-schemas.js';
 import { DEFAULT_INSPECT_VIEWS, inspectTool } from '../tools/inspect/inspect-tool.js';
 import type { InspectViewName } from '../tools/inspect/inspect-view.js';
 import { GOTO_NODE, gatewayGotoNode, observedGotoNode } from '../tools/goto-node.js';

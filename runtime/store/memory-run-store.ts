@@ -10,7 +10,7 @@
  * store (SQLite, PostgreSQL) keeps every entry.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import { stderrLogger } from '../service/logger.js';
+import { stderrLogger } from '../support/logger.js';
 import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { auditLimit, listLimit } from './page-limits.js';
 import type { AuditEntry, CommitResult, RunListQuery, RunRead, RunStore, RunSummary, SessionRecord, StoredRun } from './run-store.js';

@@ -25,7 +25,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { stderrLogger } from '../service/logger.js';
+import { stderrLogger } from '../support/logger.js';
 import { type ChangeListeners, createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { loadDriver } from './load-driver.js';
 import { auditLimit } from './page-limits.js';

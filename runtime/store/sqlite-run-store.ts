@@ -22,7 +22,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
-import { stderrLogger } from '../service/logger.js';
+import { stderrLogger } from '../support/logger.js';
 import { createChangeListeners, type StoreErrorReporter } from './change-listeners.js';
 import { auditLimit } from './page-limits.js';
 import {

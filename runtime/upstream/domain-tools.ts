@@ -22,7 +22,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/server';
 import type { CompiledSop } from '../../contract/compiled-sop.js';
-import type { Logger } from '../service/logger.js';
+import type { Logger } from '../support/logger.js';
 import { openUpstream, type UpstreamConnection } from './upstream-connection.js';
 import { resolveUpstream, type UpstreamSpec } from './upstream-spec.js';
 

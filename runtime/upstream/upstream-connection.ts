@@ -29,7 +29,7 @@ import {
   type Tool,
 } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import type { Logger } from '../service/logger.js';
+import type { Logger } from '../support/logger.js';
 import { describeSpec, type UpstreamSpec } from './upstream-spec.js';
 
 export type Reached = 'no' | 'maybe' | 'yes';

@@ -21,7 +21,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import { createAgentSource } from '../../runtime/agents/agent-source.js';
-import { silentLogger } from '../../runtime/service/logger.js';
+import { silentLogger } from '../../runtime/support/logger.js';
 import { createSessionService, resultOf, type SessionService } from '../../runtime/service/session-service.js';
 import { openRunStore } from '../../runtime/store/open-run-store.js';
 import { pinnedVersion, type RunStore } from '../../runtime/store/run-store.js';

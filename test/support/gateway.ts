@@ -19,7 +19,7 @@ import { createAgentSource } from '../../runtime/agents/agent-source.js';
 import { type HttpServeOptions, serveHttp, type SopHttpServer } from '../../runtime/http/serve-http.js';
 import { guardTransport } from '../../runtime/mcp/message-guard.js';
 import { createServerFactory } from '../../runtime/mcp/server-factory.js';
-import { type Logger, silentLogger } from '../../runtime/service/logger.js';
+import { type Logger, silentLogger } from '../../runtime/support/logger.js';
 import { createSessionService, type SessionService } from '../../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../../runtime/store/memory-run-store.js';
 import type { RunStore } from '../../runtime/store/run-store.js';

@@ -14,7 +14,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import type { CompiledSop, McpServerRef, SopBundle } from '../../../contract/compiled-sop.js';
-import { silentLogger } from '../../../runtime/service/logger.js';
+import { silentLogger } from '../../../runtime/support/logger.js';
 import { openDomainTools } from '../../../runtime/upstream/domain-tools.js';
 import {
   authenticated,

@@ -12,7 +12,7 @@ import type { SopBundle } from '../../../contract/compiled-sop.js';
 import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import { guardTransport } from '../../../runtime/mcp/message-guard.js';
 import { createServerFactory } from '../../../runtime/mcp/server-factory.js';
-import { type Logger, silentLogger } from '../../../runtime/service/logger.js';
+import { type Logger, silentLogger } from '../../../runtime/support/logger.js';
 import {
   type Clock,
   createSessionService,

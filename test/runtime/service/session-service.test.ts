@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUNDLE_FORMAT, type SopBundle } from '../../../contract/compiled-sop.js';
 import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import type { AgentCatalog } from '../../../runtime/agents/agent-catalog.js';
-import { silentLogger } from '../../../runtime/service/logger.js';
+import { silentLogger } from '../../../runtime/support/logger.js';
 import { type Caller, createSessionService, resultOf, type SessionService } from '../../../runtime/service/session-service.js';
 import { createMemoryRunStore } from '../../../runtime/store/memory-run-store.js';
 import type { RunStore } from '../../../runtime/store/run-store.js';

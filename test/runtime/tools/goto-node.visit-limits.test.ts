@@ -11,7 +11,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { BUNDLE_FORMAT, type CompiledSop } from '../../../contract/compiled-sop.js';
 import { createAgentSource } from '../../../runtime/agents/agent-source.js';
 import { prepareAgent } from '../../../contract/answers/prepared-agent.js';
-import { silentLogger } from '../../../runtime/service/logger.js';
+import { silentLogger } from '../../../runtime/support/logger.js';
 import { createSessionService, resultOf, type SessionService } from '../../../runtime/service/session-service.js';
 import { openRunStore } from '../../../runtime/store/open-run-store.js';
 import { EMPTY_RUN_STATE, type RunState, type RunStore } from '../../../runtime/store/run-store.js';
