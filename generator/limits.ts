@@ -1,6 +1,7 @@
 /**
- * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size; memory under
- * 200 MB for any file up to 5 MB, measured by `npm run fuzz`), each far above what a SOP needs. An input over a limit
+ * The compiler's limits: what keeps the cost of compiling any input bounded (time linear in its size; under 100 MB
+ * of memory above Node and the libraries a build loads, for any file up to 5 MB, measured by `npm run fuzz`), each far
+ * above what a SOP needs. An input over a limit
  * gets SOP092 at the place that crosses it (for nesting, the deepest point), never a hang or a crash. The YAML and
  * flowchart limits bound the parsers (the `yaml` package and the flowchart parser hold 100 to 400 bytes per input
  * byte); the file and graph limits bound what is emitted. `docs/sop-format.md` ("Compiler limits") lists them, and a
