@@ -135,6 +135,8 @@ export async function startSopServer(options: StartSopServerOptions): Promise<So
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.inspectViews === undefined ? {} : { inspectViews: options.inspectViews }),
     ...(options.validator === undefined ? {} : { validator: options.validator }),
+    // Over HTTP a load balancer may send a conversation's calls to any instance on the store.
+    followOtherInstances: options.transport !== 'stdio',
     ...(domain === undefined ? {} : { gateway: { domain, ...(options.observe === true ? { observe: true } : {}) } }),
   });
   const gatewayLine =

@@ -5,7 +5,9 @@
  * the run meanwhile: the failed commit returns the run as it is now, in the same round trip, and the call is decided
  * again on it, a few times at most. A run someone else owns reads exactly like an unknown run.
  *
- * The run tools and the gateway's domain calls commit through it; what to decide is theirs (`decide`).
+ * The run tools and the gateway's domain calls commit through it; what to decide is theirs (`decide`). Behind a load
+ * balancer it follows the store's changes, which on PostgreSQL carry other instances' commits: its copies stay fresh
+ * without a read.
  */
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { AgentSource, PinnedAgent } from '../agents/agent-source.js';
@@ -48,6 +50,8 @@ export interface RunCommits {
   peek(runId: string, caller: Caller, tool: string): Promise<{ readonly run: StoredRun; readonly pinned: PinnedAgent } | Refused>;
   /** A run this process just created (`load_graph`): its copy, kept for the calls that follow. */
   keep(run: StoredRun): void;
+  /** Stops following the store's changes. */
+  close(): void;
 }
 
 export interface RunCommitsOptions {
@@ -56,10 +60,23 @@ export interface RunCommitsOptions {
   readonly clock: Clock;
   readonly limits: ServiceLimits;
   readonly logger: Logger;
+  /** Keep the copies fresh from the store's changes (other instances' commits): see `SessionServiceOptions`. */
+  readonly follow?: boolean;
 }
 
-export function createRunCommits({ store, agents, clock, limits, logger }: RunCommitsOptions): RunCommits {
+export function createRunCommits({ store, agents, clock, limits, logger, follow }: RunCommitsOptions): RunCommits {
   const runs = createLruMap<string, StoredRun>(limits.runCacheSize);
+  // Another instance committed on a run this process holds a copy of (a load balancer sends a conversation's calls
+  // to either): the change brings the run as committed where the store can, so the next call here decides on the
+  // run as it is and commits in one statement, instead of failing its compare-and-set once on the old copy.
+  const stopFollowing =
+    follow === true
+      ? store.subscribe((change) => {
+          if (change.run === undefined) return;
+          const held = runs.get(change.runId);
+          if (held !== undefined && held.version < change.version) runs.set(change.runId, change.run);
+        })
+      : () => {};
 
   /** The run, from this process's copy when it has one; any problem as the error message the caller gets. */
   async function readRun(runId: string, caller: Caller): Promise<StoredRun | { readonly error: string }> {
@@ -134,6 +151,7 @@ export function createRunCommits({ store, agents, clock, limits, logger }: RunCo
     keep(run) {
       runs.set(run.runId, run);
     },
+    close: stopFollowing,
   };
 }
 

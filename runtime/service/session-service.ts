@@ -67,6 +67,12 @@ export interface SessionServiceOptions {
   readonly inspectViews?: readonly InspectViewName[];
   /** The compiler's check for `inspect`'s validate view, loaded on its first call (the runtime never imports the compiler). */
   readonly validator?: LoadValidator;
+  /**
+   * Other instances serve the same runs behind a load balancer (HTTP on a shared store): keep this process's copies
+   * of runs fresh from the store's changes, which on PostgreSQL makes every instance listen and every commit notify
+   * the others. Off by default: over stdio a conversation never leaves its process.
+   */
+  readonly followOtherInstances?: boolean;
   /** Where tool-call spans go (default: the global OpenTelemetry API's tracer, a no-op until an SDK is registered). */
   readonly tracer?: Tracer;
   /**
@@ -115,7 +121,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
   const observe = options.gateway?.observe === true;
   const toolList = createToolList({ inspectViews: options.inspectViews, gateway: options.gateway });
   const sessions = createSessions(store, clock, limits);
-  const commits = createRunCommits({ store, agents, clock, limits, logger });
+  const commits = createRunCommits({ store, agents, clock, limits, logger, follow: options.followOtherInstances === true });
   const gatewayCalls = createGatewayCalls({ commits, clock, observe });
   const tracing = createToolTracing(options.tracer);
   const queue = createKeyedQueue();
@@ -349,6 +355,7 @@ export function createSessionService(options: SessionServiceOptions): SessionSer
     sweep,
     async close() {
       clearInterval(sweepTimer);
+      commits.close();
       toolList.close();
       agents.close();
     },

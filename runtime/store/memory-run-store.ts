@@ -63,7 +63,7 @@ export function createMemoryRunStore(options: MemoryRunStoreOptions = {}): RunSt
       entry.run = { ...entry.run, state, version, updatedAt: now };
       entry.audit.push({ ...audit, seq: version });
       if (entry.audit.length > trimAt) entry.audit.splice(0, entry.audit.length - maxAudit);
-      notify({ runId, version });
+      notify({ runId, version, run: entry.run });
       return { ok: true, run: entry.run };
     },
     async expire(idleBefore) {

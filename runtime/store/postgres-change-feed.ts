@@ -16,7 +16,7 @@
  */
 import type pg from 'pg';
 import type { StoreErrorReporter } from './change-listeners.js';
-import type { RunChange } from './run-store.js';
+import type { RunChange, RunState, StoredRun } from './run-store.js';
 
 export const RUN_CHANGES_CHANNEL = 'sop_run_changes';
 
@@ -169,12 +169,23 @@ export function createChangeFeed(options: ChangeFeedOptions): ChangeFeed {
 }
 
 function parseChange(payload: string | undefined): { readonly change: RunChange; readonly from: unknown } | undefined {
+  let value: Record<string, unknown>;
   try {
-    const value = JSON.parse(payload ?? '') as Partial<RunChange> & { from?: unknown };
-    return typeof value.runId === 'string' && Number.isInteger(value.version)
-      ? { change: { runId: value.runId, version: value.version as number }, from: value.from }
-      : undefined;
+    value = JSON.parse(payload ?? '') as Record<string, unknown>;
   } catch {
     return undefined;
   }
+  const { runId, version, from } = value;
+  if (typeof runId !== 'string' || typeof version !== 'number' || !Number.isInteger(version)) return undefined;
+  const run = committedRun(value, runId, version);
+  return { change: run === undefined ? { runId, version } : { runId, version, run }, from };
+}
+
+/** The run a commit's notification carries (`postgres-run-store.ts`), when it carries one whole. */
+function committedRun(value: Record<string, unknown>, runId: string, version: number): StoredRun | undefined {
+  const { principal, agent, sourceHash, createdAt, updatedAt, state } = value;
+  if (typeof principal !== 'string' || typeof agent !== 'string' || typeof sourceHash !== 'string') return undefined;
+  if (typeof createdAt !== 'number' || typeof updatedAt !== 'number') return undefined;
+  if (typeof state !== 'object' || state === null || !Array.isArray((state as { path?: unknown }).path)) return undefined;
+  return { runId, principal, agent, sourceHash, version, createdAt, updatedAt, state: state as RunState };
 }

@@ -90,6 +90,19 @@ const AUDIT_PARAMETERS = (first: number) =>
 const TOLD_WHILE_LISTENED =
   `CASE WHEN ${OTHERS_LISTEN} THEN ` +
   `pg_notify('${RUN_CHANGES_CHANNEL}', json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text) END AS told`;
+/**
+ * A commit's `told`: the notification carries the run as committed, its state included, so that an instance holding
+ * an older copy (a load balancer sent it the conversation's previous call) gets the new one without a round trip of
+ * its own, and its next commit on the run is its only statement. A run too large for a notification (8,000 bytes)
+ * is told as a bare change: that instance's next commit fails once and returns the run, as without notifications.
+ * `$2` is the state written.
+ */
+const COMMIT_TOLD_WHILE_LISTENED =
+  `CASE WHEN ${OTHERS_LISTEN} THEN pg_notify('${RUN_CHANGES_CHANNEL}', (` +
+  'SELECT CASE WHEN octet_length(told.run) < 8000 THEN told.run ELSE told.change END FROM (SELECT ' +
+  "json_build_object('runId', run_id, 'version', version, 'from', $1::text, 'principal', principal, 'agent', agent, " +
+  "'sourceHash', source_hash, 'createdAt', created_at, 'updatedAt', updated_at, 'state', $2::json)::text AS run, " +
+  "json_build_object('runId', run_id, 'version', version, 'from', $1::text)::text AS change) AS told)) END AS told";
 
 const SQL = {
   /**
@@ -105,7 +118,7 @@ const SQL = {
       ), logged AS (
         INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(7)} FROM moved
       )
-      SELECT ${RUN_COLUMNS}, NULL::json AS state, ${TOLD_WHILE_LISTENED} FROM moved
+      SELECT ${RUN_COLUMNS}, NULL::json AS state, ${COMMIT_TOLD_WHILE_LISTENED} FROM moved
       UNION ALL
       SELECT ${RUN_COLUMNS}, state, NULL FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved)`,
   },
@@ -244,8 +257,9 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
       const row = (await query<CommitRow>(SQL.commit, values)).rows[0];
       if (row === undefined) return { ok: false, reason: 'missing' };
       if (row.state === null) {
-        listeners.emit({ runId, version: row.version });
-        return { ok: true, run: runFromRow(row, state) };
+        const run = runFromRow(row, state);
+        listeners.emit({ runId, version: row.version, run });
+        return { ok: true, run };
       }
       if (row.version !== expectedVersion) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
       // The snapshot still shows the expected version, so a commit in flight won the row while this one waited for

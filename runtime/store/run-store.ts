@@ -213,6 +213,11 @@ export interface SessionRecord {
 export interface RunChange {
   readonly runId: string;
   readonly version: number;
+  /**
+   * The run as committed, when the change carries it: a commit told in process, and on PostgreSQL another
+   * instance's commit of a run small enough for a notification. Instances keep their copies of runs fresh with it.
+   */
+  readonly run?: StoredRun;
 }
 
 export interface RunStore {

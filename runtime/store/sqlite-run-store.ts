@@ -354,7 +354,7 @@ function createStore(
     },
     async commit(runId, expectedVersion, state, audit, now) {
       const result = await commits.commit(() => commit(runId, expectedVersion, state, audit, now));
-      if (result.ok) listeners.emit({ runId, version: result.run.version });
+      if (result.ok) listeners.emit({ runId, version: result.run.version, run: result.run });
       return result;
     },
     async expire(idleBefore) {

@@ -14,6 +14,11 @@ import type { RunChange, RunStore } from '../../../runtime/store/run-store.js';
 import { startPostgresCluster, type PostgresCluster } from '../../support/postgres-cluster.js';
 import { aRun, anAudit, T0, walked } from '../../support/stored-runs.js';
 import { describeRunStoreContract } from './run-store-contract.js';
+import { createAgentSource } from '../../../runtime/agents/agent-source.js';
+import { createSessionService, resultOf, type SessionService } from '../../../runtime/service/session-service.js';
+import { silentLogger } from '../../../runtime/support/logger.js';
+import { FIXTURE_BUNDLE, SUPPORT_DESK } from '../../fixtures/runtime/agents.js';
+import { FIXTURE_ROOT } from '../helpers/mcp-client.js';
 
 let cluster: PostgresCluster;
 beforeAll(async () => {
@@ -273,7 +278,7 @@ describe('postgres run store: engine', () => {
     const before = heard.length;
     await writer.commit(run.runId, version, walked('START'), anAudit(), T0 + 100);
     await until(() => heard.length === before + 1);
-    expect(heard.at(-1)).toEqual({ runId: run.runId, version: version + 1 });
+    expect({ runId: heard.at(-1)?.runId, version: heard.at(-1)?.version }).toEqual({ runId: run.runId, version: version + 1 });
   });
 
   it('lets two instances sweep at once: every idle run goes exactly once, the active ones stay', async () => {
@@ -297,6 +302,67 @@ describe('postgres run store: engine', () => {
     expect(!result.ok && result.error).not.toContain('hunter2');
   });
 
+  it('tells the run as committed to the other instances, state included, and a run too large for a notification as a bare change', async () => {
+    const url = await cluster.createDatabase();
+    const watcher = keep(await opened(url));
+    const writer = keep(await opened(url));
+    const heard: RunChange[] = [];
+    watcher.subscribe((change) => heard.push(change));
+    await watcher.settled();
+    const run = aRun();
+    await writer.create(run, anAudit());
+    const moved = await writer.commit(run.runId, 1, walked('START', 'AUTH'), anAudit(), T0 + 5);
+    if (!moved.ok) throw new Error(moved.reason);
+    await until(() => heard.length === 2);
+    // The create is a bare change (no instance holds a copy of a run it never served); the commit carries the run.
+    expect(heard[0]).toEqual({ runId: run.runId, version: 1 });
+    expect(heard[1]).toEqual({ runId: run.runId, version: 2, run: moved.run });
+
+    const huge = walked(...Array.from({ length: 400 }, (_, i) => `NODE_${i}_WITH_A_LONG_NAME`));
+    const big = await writer.commit(run.runId, 2, huge, anAudit(), T0 + 6);
+    expect(big.ok).toBe(true);
+    await until(() => heard.length === 3);
+    expect(heard[2]).toEqual({ runId: run.runId, version: 3 });
+  });
+
+  it('keeps the copies of two instances behind a load balancer fresh: a call on a run the other instance moved is one commit, no read', async () => {
+    const url = await cluster.createDatabase();
+    const [storeA, storeB] = [keep(await opened(url)), keep(await opened(url))];
+    const counted = countingCommits(storeB);
+    const [a, b] = [storeA, counted.store].map((store) =>
+      createSessionService({
+        agents: createAgentSource({ origin: { bundle: FIXTURE_BUNDLE }, store, logger: silentLogger }),
+        store,
+        projectRoot: FIXTURE_ROOT,
+        logger: silentLogger,
+        followOtherInstances: true,
+      }),
+    ) as [SessionService, SessionService];
+    try {
+      await Promise.all([storeA.settled(), storeB.settled()]);
+      const caller = { principal: 'local' };
+      const started = resultOf(await a.callTool('load_graph', { agent: SUPPORT_DESK.meta.agent }, caller));
+      const runId = (started.structuredContent as { run_id: string }).run_id;
+      const move = async (service: SessionService, node: string) => {
+        const answer = resultOf(await service.callTool('goto_node', { node_id: node, run_id: runId }, caller));
+        expect(answer.isError ?? false, JSON.stringify(answer.structuredContent)).toBe(false);
+      };
+      // Round robin: B serves the second call (its first sight of the run: one read), A the third, B the fourth.
+      await move(a, 'START');
+      await move(b, 'AUTH');
+      const heard: RunChange[] = [];
+      const stop = storeB.subscribe((change) => heard.push(change));
+      await move(a, 'ROUTE');
+      await until(() => heard.some((change) => change.version === 4));
+      stop();
+      counted.reset();
+      await move(b, 'CHK_REFUND');
+      expect(counted.calls()).toEqual({ reads: 0, commits: ['ok'] });
+    } finally {
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
   it('is what --store postgres://… and postgresql://… open', async () => {
     const url = await cluster.createDatabase();
     for (const form of [url, url.replace(/^postgres:/, 'postgresql:')]) {
@@ -306,6 +372,33 @@ describe('postgres run store: engine', () => {
     }
   });
 });
+
+/** The store, with the reads and the commits' outcomes of the calls made through it counted. */
+function countingCommits(store: RunStore) {
+  let reads = 0;
+  let commits: string[] = [];
+  const counted: RunStore = {
+    ...store,
+    kind: store.kind,
+    read: (...args) => {
+      reads += 1;
+      return store.read(...args);
+    },
+    commit: async (...args) => {
+      const result = await store.commit(...args);
+      commits.push(result.ok ? 'ok' : result.reason);
+      return result;
+    },
+  };
+  return {
+    store: counted,
+    calls: () => ({ reads, commits }),
+    reset() {
+      reads = 0;
+      commits = [];
+    },
+  };
+}
 
 interface Eavesdropper {
   /** The notifications sent on the run changes channel since the last look, in commit order. */

@@ -503,8 +503,23 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
       dropped.stop();
       await store.commit(run.runId, 3, walked('START'), anAudit(), T0 + 4);
       await kept.until(4);
-      expect(kept.changes).toEqual([1, 2, 3, 4].map((version) => ({ runId: run.runId, version })));
+      expect(kept.changes.map(bare)).toEqual([1, 2, 3, 4].map((version) => ({ runId: run.runId, version })));
       expect(dropped.changes).toHaveLength(3);
+    });
+
+    it('tells a commit with the run as committed (a create, which no other copy can be waiting for, without)', async () => {
+      const { store } = await open();
+      const heard = collect(store);
+      const run = aRun();
+      await store.create(run, anAudit());
+      const moved = await store.commit(run.runId, 1, walked('START', 'AUTH'), anAudit(), T0 + 7);
+      if (!moved.ok) throw new Error(moved.reason);
+      await heard.until(2);
+      expect(heard.changes).toEqual([
+        { runId: run.runId, version: 1 },
+        { runId: run.runId, version: 2, run: moved.run },
+      ]);
+      expect(moved.run).toEqual({ ...run, version: 2, state: walked('START', 'AUTH'), updatedAt: T0 + 7 });
     });
 
     it('keeps a commit and the other listeners whole when a listener throws, and reports the failure', async () => {
@@ -587,7 +602,9 @@ export function describeRunStoreContract(engine: string, harness: ContractEngine
           await peer.commit(run.runId, 3, walked('START'), anAudit(), T0 + 3);
           await heard.until(4);
           await new Promise((resolve) => setTimeout(resolve, 100));
-          expect(heard.changes).toEqual([1, 2, 3, 4].map((version) => ({ runId: run.runId, version })));
+          expect(heard.changes.map(bare)).toEqual([1, 2, 3, 4].map((version) => ({ runId: run.runId, version })));
+          // Another instance's commit carries the run as committed too (small enough for a notification).
+          expect(heard.changes.map((change) => change.run?.version)).toEqual([undefined, 2, 3, 4]);
         });
       }
     });
@@ -630,6 +647,11 @@ function expectOneWinner(results: readonly CommitResult[], runId: string, versio
   expect(winners[0]?.version).toBe(version + 1);
   const told = results.flatMap((result) => (!result.ok && result.reason === 'conflict' ? [result.current] : []));
   expect(told).toEqual(Array.from({ length: results.length - 1 }, () => winners[0]));
+}
+
+/** A change without the run it may carry: which run, which version. */
+function bare(change: RunChange): RunChange {
+  return { runId: change.runId, version: change.version };
 }
 
 interface Collected {
