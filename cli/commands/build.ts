@@ -15,7 +15,6 @@
  * what they offer (SOP067): the one option that starts processes or opens connections.
  */
 import { existsSync, statSync } from 'node:fs';
-import { parseArgs } from 'node:util';
 import { renderTokenReport } from '../../generator/tokens/render-token-report.js';
 import { loadTokenCounter } from '../../generator/tokens/token-counter.js';
 import type { AgentTokenReport } from '../../generator/tokens/token-report.js';
@@ -26,6 +25,7 @@ import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
 import { compareDiagnostics, hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { toValidationResult } from '../../generator/diagnostics/render-json.js';
 import { renderDiagnostics, summarize } from '../../generator/diagnostics/render-text.js';
+import { oneOf, readCommandArgs, usageError, wholeNumber } from '../command-args.js';
 import { locateProject } from '../config.js';
 import { displayPath as display } from '../project-root.js';
 
@@ -40,48 +40,59 @@ interface BuildOptions {
   readonly maxWarnings: number | null;
 }
 
+const USAGE = `Usage: sop build [--sops DIR] [--out DIR] [--check | --watch] [--paths] [--report] [--check-tools]
+                 [--max-warnings N] [--format text|json]
+  Compiles the SOPs (sops/*.md) into the output folder (generated/): npm run build:sops.
+  --sops DIR        SOP folder (default: sop.config.json's, else sops)
+  --out DIR         output folder (default: sop.config.json's, else generated)
+  --check           write nothing; exit 1 listing stale, missing and orphaned files
+  --watch           rebuild on change, keep running through errors
+  --paths           also write each agent's golden paths (<out>/<agent>/paths.json; or "paths": true)
+  --report          print each agent's tokens (o200k): system prompt, node prompts, goto_node answers
+  --check-tools     reach each SOP's mcp_servers and check its tool names against what they offer (SOP067)
+  --max-warnings N  exit 1 when there are more than N warnings (as eslint's; sop init's check:sops uses 0)
+  --format text|json   (default text)
+`;
+
+const COMMAND = { name: 'build', usage: USAGE };
+
 export async function runBuild(args: readonly string[]): Promise<number> {
-  let options: BuildOptions;
-  let project: SopProject;
-  try {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        sops: { type: 'string' },
-        out: { type: 'string' },
-        check: { type: 'boolean', default: false },
-        watch: { type: 'boolean', default: false },
-        format: { type: 'string', default: 'text' },
-        paths: { type: 'boolean', default: false },
-        report: { type: 'boolean', default: false },
-        'check-tools': { type: 'boolean', default: false },
-        'max-warnings': { type: 'string' },
-      },
-      allowPositionals: false,
-    });
-    if (values.format !== 'text' && values.format !== 'json') throw new Error(`--format must be text or json, not '${values.format}'`);
-    if (values.check && values.watch) throw new Error('--check and --watch cannot be combined');
-    const maxWarnings = values['max-warnings'] === undefined ? null : Number(values['max-warnings']);
-    if (maxWarnings !== null && !(Number.isSafeInteger(maxWarnings) && maxWarnings >= 0 && /^\d+$/.test(values['max-warnings']!)))
-      throw new Error(`--max-warnings must be a whole number of warnings (0 or more), not '${values['max-warnings']}'`);
-    const located = locateProject(process.cwd(), { sops: values.sops, out: values.out, paths: values.paths });
-    if (!located.ok) {
-      process.stderr.write(`sop build: ${located.error}\n`);
-      return 2;
-    }
-    project = openProject(located.paths);
-    options = {
-      report: values.report,
-      checkTools: values['check-tools'],
-      check: values.check,
-      watch: values.watch,
-      format: values.format,
-      maxWarnings,
-    };
-  } catch (error) {
-    process.stderr.write(`sop build: ${(error as Error).message}\nRun 'sop --help' for usage.\n`);
+  const parsed = readCommandArgs(COMMAND, args, {
+    options: {
+      sops: { type: 'string' },
+      out: { type: 'string' },
+      check: { type: 'boolean', default: false },
+      watch: { type: 'boolean', default: false },
+      format: { type: 'string' },
+      paths: { type: 'boolean', default: false },
+      report: { type: 'boolean', default: false },
+      'check-tools': { type: 'boolean', default: false },
+      'max-warnings': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values } = parsed;
+  const format = oneOf('--format', values.format, ['text', 'json'], 'text');
+  if ('problem' in format) return usageError(COMMAND, format.problem);
+  if (values.check && values.watch) return usageError(COMMAND, '--check and --watch cannot be combined');
+  const maxWarnings = values['max-warnings'] === undefined ? null : wholeNumber(values['max-warnings'], 0);
+  if (maxWarnings === undefined)
+    return usageError(COMMAND, `--max-warnings must be a whole number of warnings (0 or more), not '${values['max-warnings']}'`);
+  const located = locateProject(process.cwd(), { sops: values.sops, out: values.out, paths: values.paths });
+  if (!located.ok) {
+    process.stderr.write(`sop build: ${located.error}\n`);
     return 2;
   }
+  const project = openProject(located.paths);
+  const options: BuildOptions = {
+    report: values.report,
+    checkTools: values['check-tools'],
+    check: values.check,
+    watch: values.watch,
+    format: format.value,
+    maxWarnings,
+  };
   const { root, sopsDir } = project.layout;
   if (!existsSync(sopsDir) || !statSync(sopsDir).isDirectory()) {
     process.stderr.write(`sop build: no SOP folder at ${display(root, sopsDir)}/ (create it and add a SOP, or pass --sops DIR).\n`);

@@ -12,6 +12,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { readCommandArgs } from '../command-args.js';
 import { readConfig, resolveProjectPaths } from '../config.js';
 import { displayPath as display, findProjectRoot } from '../project-root.js';
 import { EXAMPLE_SOP, EXAMPLE_SOP_FILE } from './init-example-sop.js';
@@ -32,15 +33,14 @@ const MCP_SERVER_NAME = 'sop';
 
 type Step = { readonly kind: 'created' | 'kept' | 'failed'; readonly what: string; readonly why?: string };
 
+const COMMAND = {
+  name: 'init',
+  usage: 'Usage: sop init\n  Adds an example SOP, the package.json scripts and an .mcp.json entry; overwrites nothing.\n',
+};
+
 export async function runInit(args: readonly string[]): Promise<number> {
-  if (args.includes('-h') || args.includes('--help')) {
-    process.stderr.write('Usage: sop init\n  Adds an example SOP, the package.json scripts and an .mcp.json entry; overwrites nothing.\n');
-    return 0;
-  }
-  if (args.length > 0) {
-    process.stderr.write(`sop init: unknown option ${args[0]} (sop init takes none)\n`);
-    return 2;
-  }
+  const parsed = readCommandArgs(COMMAND, args, { options: { help: { type: 'boolean', short: 'h' } } });
+  if (typeof parsed === 'number') return parsed;
   const root = findProjectRoot(process.cwd());
   if (!existsSync(join(root, 'package.json'))) {
     process.stderr.write('sop init: no package.json here or above. Run `npm init -y` and `npm install sop-toolkit` first.\n');

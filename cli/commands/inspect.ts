@@ -8,13 +8,15 @@ import { relative, resolve, sep } from 'node:path';
 import { compileDocument } from '../../generator/project/compile-document.js';
 import { hasErrors } from '../../generator/diagnostics/diagnostic.js';
 import { hashSource } from '../../contract/source-hash.js';
+import { readCommandArgs, usageError } from '../command-args.js';
+
+const COMMAND = { name: 'inspect', usage: 'Usage: sop inspect FILE (one SOP markdown file)\n' };
 
 export async function runInspect(args: readonly string[]): Promise<number> {
-  const [target, ...extra] = args;
-  if (!target || extra.length > 0) {
-    process.stderr.write('Usage: sop inspect FILE (one SOP markdown file)\n');
-    return 2;
-  }
+  const parsed = readCommandArgs(COMMAND, args, { allowPositionals: true, options: { help: { type: 'boolean', short: 'h' } } });
+  if (typeof parsed === 'number') return parsed;
+  const [target, ...extra] = parsed.positionals;
+  if (!target || extra.length > 0) return usageError(COMMAND, 'name one SOP file');
   let bytes: Buffer;
   try {
     bytes = readFileSync(resolve(target));

@@ -4,16 +4,21 @@
  * its `sop.config.json`), so one server serves every app the editor opens. Imported only when chosen: serving
  * never loads it.
  */
+import { readCommandArgs } from '../command-args.js';
 import { DEFAULT_CONFIG, locateProject, resolveProjectPaths } from '../config.js';
 import { findProjectRoot } from '../project-root.js';
 
+const USAGE = `Usage: sop lsp [--stdio]
+  The language server for SOP files, on stdin/stdout (diagnostics, hover, go to definition, references, rename,
+  completion, quick fixes, outline): point your editor's LSP client at it.
+  --stdio   accepted, as editors pass it (VS Code's client always does); stdio is the only transport
+`;
+
+const COMMAND = { name: 'lsp', usage: USAGE };
+
 export async function runLsp(args: readonly string[]): Promise<number> {
-  // Editors pass `--stdio` (VS Code's client always does); stdio is the only transport.
-  const unknown = args.filter((a) => a !== '--stdio');
-  if (unknown.length > 0) {
-    process.stderr.write(`sop lsp: unknown option ${unknown.join(' ')} (the server speaks LSP on stdin/stdout)\n`);
-    return 2;
-  }
+  const parsed = readCommandArgs(COMMAND, args, { options: { stdio: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } });
+  if (typeof parsed === 'number') return parsed;
   const { startLanguageServer } = await import('../../authoring/lsp/language-server.js');
   const connection = startLanguageServer({
     input: process.stdin,

@@ -6,31 +6,32 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
 import { openProject } from '../../generator/project/open-project.js';
 import { findPageAssets } from '../../runtime/page/page-assets.js';
+import { readCommandArgs, usageError, wholeNumber } from '../command-args.js';
 import { locateProject } from '../config.js';
 
 const DEFAULT_PORT = 3939;
 
+const USAGE = `Usage: sop preview [FILE] [--port N] [--open]
+  A local page that draws the SOP as you save it: the flowchart with its diagnostics, node details, and a walk
+  through goto_node. FILE: a SOP of the project (default: the first one in the SOP folder).
+  --port N   (default ${DEFAULT_PORT}; 0 picks a free one)
+  --open     also open it in the browser
+`;
+
+const COMMAND = { name: 'preview', usage: USAGE };
+
 export async function runPreview(args: readonly string[]): Promise<number> {
-  let values: { port?: string; open?: boolean };
-  let positionals: string[];
-  try {
-    ({ values, positionals } = parseArgs({
-      args: [...args],
-      options: { port: { type: 'string' }, open: { type: 'boolean', default: false } },
-      allowPositionals: true,
-    }));
-  } catch (error) {
-    process.stderr.write(`sop preview: ${(error as Error).message}\nUsage: sop preview [FILE] [--port N] [--open]\n`);
-    return 2;
-  }
-  const port = values.port === undefined ? DEFAULT_PORT : Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535 || positionals.length > 1) {
-    process.stderr.write('Usage: sop preview [FILE] [--port N] [--open]\n');
-    return 2;
-  }
+  const parsed = readCommandArgs(COMMAND, args, {
+    allowPositionals: true,
+    options: { port: { type: 'string' }, open: { type: 'boolean', default: false }, help: { type: 'boolean', short: 'h' } },
+  });
+  if (typeof parsed === 'number') return parsed;
+  const { values, positionals } = parsed;
+  const port = values.port === undefined ? DEFAULT_PORT : wholeNumber(values.port, 0, 65535);
+  if (port === undefined) return usageError(COMMAND, `--port needs a number from 0 to 65535, got ${values.port}`);
+  if (positionals.length > 1) return usageError(COMMAND, 'name at most one SOP file');
   const located = locateProject(process.cwd(), {});
   if (!located.ok) {
     process.stderr.write(`sop preview: ${located.error}\n`);

@@ -15,7 +15,6 @@ import { QUALIFIER, type StackFrame, stackOf } from '../../contract/composition.
 import { type ForkProgress, forksOnPath } from '../../contract/transitions.js';
 import { forkViews } from '../../runtime/page/fork-view.js';
 import type { ForkView } from '../../runtime/page/run-shapes.js';
-import { parseArgs } from 'node:util';
 import {
   DEFAULT_DURABLE_STORE,
   describeStoreLocation,
@@ -31,6 +30,7 @@ import {
   type RunSummary,
   type StoredRun,
 } from '../../runtime/store/run-store.js';
+import { oneOf, parseCommandArgs, showUsage, usageError, wholeNumber } from '../command-args.js';
 import { findProjectRoot } from '../project-root.js';
 
 const USAGE = `Usage: sop runs list [--principal P] [--limit N] [--store URL] [--format text|json]
@@ -53,23 +53,31 @@ export type RunsArgs =
   | { readonly mode: 'help' }
   | { readonly mode: 'error'; readonly message: string };
 
+const COMMAND = { name: 'runs', usage: USAGE };
+
 export function parseRunsArgs(args: readonly string[]): RunsArgs {
-  let parsed: ReturnType<typeof parseOptions>;
-  try {
-    parsed = parseOptions(args);
-  } catch (error) {
-    return { mode: 'error', message: (error as Error).message };
-  }
+  const parsed = parseCommandArgs(args, {
+    allowPositionals: true,
+    options: {
+      store: { type: 'string' },
+      principal: { type: 'string' },
+      limit: { type: 'string' },
+      format: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  if (parsed === 'help') return { mode: 'help' };
+  if ('problem' in parsed) return { mode: 'error', message: parsed.problem };
   const { values, positionals } = parsed;
-  if (values.help === true) return { mode: 'help' };
-  const format = values.format ?? 'text';
-  if (format !== 'text' && format !== 'json') return { mode: 'error', message: `--format is text or json, got ${format}` };
+  const chosen = oneOf('--format', values.format, ['text', 'json'], 'text');
+  if ('problem' in chosen) return { mode: 'error', message: chosen.problem };
+  const format = chosen.value;
   const store = values.store ?? DEFAULT_DURABLE_STORE;
   const [command, ...rest] = positionals;
   if (command === 'list') {
     if (rest.length > 0) return { mode: 'error', message: `list takes no arguments, got ${rest.join(' ')}` };
-    const limit = values.limit === undefined ? undefined : Number(values.limit);
-    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 500)) {
+    const limit = values.limit === undefined ? undefined : wholeNumber(values.limit, 1, 500);
+    if (limit === undefined && values.limit !== undefined) {
       return { mode: 'error', message: `--limit needs a number from 1 to 500, got ${values.limit}` };
     }
     return {
@@ -90,33 +98,12 @@ export function parseRunsArgs(args: readonly string[]): RunsArgs {
   return { mode: 'error', message: command === undefined ? 'choose list or show' : `unknown runs command '${command}'` };
 }
 
-function parseOptions(args: readonly string[]) {
-  return parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    strict: true,
-    options: {
-      store: { type: 'string' },
-      principal: { type: 'string' },
-      limit: { type: 'string' },
-      format: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-}
-
 export async function runRuns(args: readonly string[]): Promise<number> {
   if (args[0] === 'migrate') return (await import('./runs-migrate.js')).runMigrate(args.slice(1));
   if (args[0] === 'report') return (await import('./runs-report.js')).runReport(args.slice(1));
   const parsed = parseRunsArgs(args);
-  if (parsed.mode === 'help') {
-    process.stderr.write(USAGE);
-    return 0;
-  }
-  if (parsed.mode === 'error') {
-    process.stderr.write(`sop runs: ${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
+  if (parsed.mode === 'help') return showUsage(COMMAND);
+  if (parsed.mode === 'error') return usageError(COMMAND, parsed.message);
   const root = findProjectRoot(process.cwd());
   const location = parseStoreUrl(parsed.store, root);
   if (!location.ok) return fail(location.error);

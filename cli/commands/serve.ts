@@ -8,8 +8,9 @@
  * never built gets a clear message (exit 1). Only the chosen transport is imported: stdio never loads express.
  *
  * The process is assembled by `runtime/serve/start-sop-server.ts` (store, agents, domain servers in gateway mode,
- * the session service and the transport); this module parses flags, finds the agents and prints. While serving, a
- * rebuild that replaces the bundle is picked up (new runs start on it, running runs keep their version).
+ * the session service and the transport); this module reads the flags (`../command-args.ts`, as every command
+ * does), finds the agents and prints. While serving, a rebuild that replaces the bundle is picked up (new runs
+ * start on it, running runs keep their version).
  * `--gateway` also connects to the domain servers the SOPs name and decides every domain call on its run.
  *
  * Exit codes: 0 served and stopped; 1 nothing to serve, the port is taken, or the server refused to start
@@ -21,6 +22,7 @@ import { readBundle } from '../../contract/read-bundle.js';
 import { stderrLogger } from '../../runtime/support/logger.js';
 import { type HttpServing, startSopServer } from '../../runtime/serve/start-sop-server.js';
 import { DEFAULT_DURABLE_STORE } from '../../runtime/store/open-run-store.js';
+import { duration, parseCommandArgs, showUsage, usageError, wholeNumber } from '../command-args.js';
 import { bundleFile, locateProject } from '../config.js';
 import { inspect } from 'node:util';
 import { DEFAULT_INSPECT_VIEWS, parseInspectViews } from '../../runtime/tools/inspect/inspect-tool.js';
@@ -88,155 +90,105 @@ export type ServeArgs =
   | { readonly mode: 'help' }
   | { readonly mode: 'error'; readonly message: string };
 
+const COMMAND = { name: 'serve', usage: USAGE };
+
+const OPTIONS = {
+  stdio: { type: 'boolean' },
+  http: { type: 'boolean' },
+  gateway: { type: 'boolean' },
+  observe: { type: 'boolean' },
+  host: { type: 'string' },
+  port: { type: 'string' },
+  store: { type: 'string' },
+  'run-ttl': { type: 'string' },
+  'max-sessions': { type: 'string' },
+  tokens: { type: 'string' },
+  'oauth-issuer': { type: 'string' },
+  'oauth-introspection': { type: 'string' },
+  'oauth-client-id': { type: 'string' },
+  'oauth-resource': { type: 'string' },
+  agents: { type: 'string' },
+  out: { type: 'string' },
+  'no-watch': { type: 'boolean' },
+  'migrate-runs': { type: 'boolean' },
+  inspect: { type: 'string' },
+  'no-validate': { type: 'boolean' },
+  'page-tokens': { type: 'string' },
+  'no-page': { type: 'boolean' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** Flags that take a value, and what to say when one is given none (the others: `--flag needs a value`). */
+const NO_VALUE: Readonly<Record<string, string>> = {
+  '--port': '--port needs a number from 0 to 65535, got nothing',
+  '--run-ttl': '--run-ttl needs a duration such as 90s, 30m, 24h or 7d, got nothing',
+  '--max-sessions': '--max-sessions needs a positive number, got nothing',
+  '--out': '--out needs a folder',
+};
+
 export function parseServeArgs(args: readonly string[]): ServeArgs {
-  let transport: 'stdio' | 'http' | undefined;
-  let host: string | undefined;
-  let port: number | undefined;
-  let runIdleMs: number | undefined;
-  let maxLiveSessions: number | undefined;
-  let tokens: string | undefined;
-  const oauth: { issuer?: string; introspectionUrl?: string; clientId?: string; resource?: string } = {};
-  let watch = true;
-  let out: string | undefined;
-  let store: string | undefined;
-  let inspectViews: readonly InspectViewName[] | undefined;
-  let noValidate = false;
-  let pageTokens: string | undefined;
-  let page = true;
-  let gateway = false;
-  let observe = false;
-  let migrateRuns = false;
-  let agents: readonly string[] | undefined;
-  for (let i = 0; i < args.length; i += 1) {
-    const arg = args[i] ?? '';
-    const [flag, inline] =
-      arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined];
-    const value = () => inline ?? args[++i];
-    const text = (): string | { error: string } => {
-      const given = value();
-      return given === undefined || given === '' ? { error: `${flag} needs a value` } : given;
-    };
-    switch (flag) {
-      case '-h':
-      case '--help':
-        return { mode: 'help' };
-      case '--stdio':
-      case '--http': {
-        const chosen = flag === '--stdio' ? 'stdio' : 'http';
-        if (transport !== undefined && transport !== chosen) return { mode: 'error', message: 'choose one of --stdio and --http' };
-        transport = chosen;
-        break;
-      }
-      case '--host': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        host = given;
-        break;
-      }
-      case '--port': {
-        const given = value();
-        const parsed = given !== undefined && /^\d+$/.test(given) ? Number(given) : NaN;
-        if (!(parsed >= 0 && parsed <= 65535))
-          return { mode: 'error', message: `--port needs a number from 0 to 65535, got ${given ?? 'nothing'}` };
-        port = parsed;
-        break;
-      }
-      case '--run-ttl': {
-        const given = value();
-        const ms = given === undefined ? undefined : parseDuration(given);
-        if (ms === undefined)
-          return { mode: 'error', message: `--run-ttl needs a duration such as 90s, 30m, 24h or 7d, got ${given ?? 'nothing'}` };
-        runIdleMs = ms;
-        break;
-      }
-      case '--max-sessions': {
-        const given = value();
-        const parsed = given !== undefined && /^\d+$/.test(given) ? Number(given) : 0;
-        if (parsed < 1) return { mode: 'error', message: `--max-sessions needs a positive number, got ${given ?? 'nothing'}` };
-        maxLiveSessions = parsed;
-        break;
-      }
-      case '--tokens': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        tokens = given;
-        break;
-      }
-      case '--oauth-issuer':
-      case '--oauth-introspection':
-      case '--oauth-client-id':
-      case '--oauth-resource': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        const key = (
-          {
-            '--oauth-issuer': 'issuer',
-            '--oauth-introspection': 'introspectionUrl',
-            '--oauth-client-id': 'clientId',
-            '--oauth-resource': 'resource',
-          } as const
-        )[flag];
-        oauth[key] = given;
-        break;
-      }
-      case '--no-watch':
-        watch = false;
-        break;
-      case '--gateway':
-        gateway = true;
-        break;
-      case '--observe':
-        observe = true;
-        break;
-      case '--migrate-runs':
-        migrateRuns = true;
-        break;
-      case '--agents': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        agents = given
-          .split(',')
-          .map((name) => name.trim())
-          .filter((name) => name !== '');
-        if (agents.length === 0) return { mode: 'error', message: '--agents needs agent names, e.g. --agents retail_customer_support' };
-        break;
-      }
-      case '--store': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        store = given;
-        break;
-      }
-      case '--out': {
-        const given = value();
-        if (given === undefined || given === '') return { mode: 'error', message: '--out needs a folder' };
-        out = given;
-        break;
-      }
-      case '--inspect': {
-        const given = text();
-        const views = typeof given === 'string' ? parseInspectViews(given) : given;
-        if ('error' in views) return { mode: 'error', message: `--inspect: ${views.error}` };
-        inspectViews = views;
-        break;
-      }
-      case '--no-validate':
-        noValidate = true;
-        break;
-      case '--page-tokens': {
-        const given = text();
-        if (typeof given !== 'string') return { mode: 'error', message: given.error };
-        pageTokens = given;
-        break;
-      }
-      case '--no-page':
-        page = false;
-        break;
-      default:
-        return { mode: 'error', message: `unknown option ${arg}` };
-    }
+  const parsed = parseCommandArgs(args, { options: OPTIONS, allowPositionals: true });
+  if (parsed === 'help') return { mode: 'help' };
+  if ('problem' in parsed) {
+    const message =
+      parsed.unknown !== undefined
+        ? `unknown option ${parsed.unknown}`
+        : parsed.missingValue !== undefined
+          ? (NO_VALUE[parsed.missingValue] ?? `${parsed.missingValue} needs a value`)
+          : parsed.problem;
+    return { mode: 'error', message };
   }
-  if (observe && !gateway) return { mode: 'error', message: '--observe observes the gateway: add --gateway' };
+  const { values, positionals } = parsed;
+  const error = (message: string): ServeArgs => ({ mode: 'error', message });
+  if (positionals.length > 0) return error(`unknown option ${positionals[0]}`);
+  if (values.stdio === true && values.http === true) return error('choose one of --stdio and --http');
+  const transport = values.http === true ? 'http' : values.stdio === true ? 'stdio' : undefined;
+  for (const name of [
+    'host',
+    'tokens',
+    'oauth-issuer',
+    'oauth-introspection',
+    'oauth-client-id',
+    'oauth-resource',
+    'agents',
+    'store',
+    'inspect',
+    'page-tokens',
+    'out',
+  ] as const) {
+    if (values[name] === '') return error(NO_VALUE[`--${name}`] ?? `--${name} needs a value`);
+  }
+  const { host, tokens, store, out } = values;
+  const port = values.port === undefined ? undefined : wholeNumber(values.port, 0, 65535);
+  if (port === undefined && values.port !== undefined) return error(`--port needs a number from 0 to 65535, got ${values.port}`);
+  const runIdleMs = values['run-ttl'] === undefined ? undefined : duration(values['run-ttl']);
+  if (runIdleMs === undefined && values['run-ttl'] !== undefined)
+    return error(`--run-ttl needs a duration such as 90s, 30m, 24h or 7d, got ${values['run-ttl']}`);
+  const maxLiveSessions = values['max-sessions'] === undefined ? undefined : wholeNumber(values['max-sessions'], 1);
+  if (maxLiveSessions === undefined && values['max-sessions'] !== undefined)
+    return error(`--max-sessions needs a positive number, got ${values['max-sessions']}`);
+  const oauth: { issuer?: string; introspectionUrl?: string; clientId?: string; resource?: string } = {
+    ...(values['oauth-issuer'] === undefined ? {} : { issuer: values['oauth-issuer'] }),
+    ...(values['oauth-introspection'] === undefined ? {} : { introspectionUrl: values['oauth-introspection'] }),
+    ...(values['oauth-client-id'] === undefined ? {} : { clientId: values['oauth-client-id'] }),
+    ...(values['oauth-resource'] === undefined ? {} : { resource: values['oauth-resource'] }),
+  };
+  const agents = values.agents
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (agents?.length === 0) return error('--agents needs agent names, e.g. --agents retail_customer_support');
+  const views = values.inspect === undefined ? undefined : parseInspectViews(values.inspect);
+  if (views !== undefined && 'error' in views) return error(`--inspect: ${views.error}`);
+  const inspectViews: readonly InspectViewName[] | undefined = views;
+  const watch = values['no-watch'] !== true;
+  const noValidate = values['no-validate'] === true;
+  const page = values['no-page'] !== true;
+  const pageTokens = values['page-tokens'];
+  const gateway = values.gateway === true;
+  const observe = values.observe === true;
+  const migrateRuns = values['migrate-runs'] === true;
+  if (observe && !gateway) return error('--observe observes the gateway: add --gateway');
   const common: ServeOptions = {
     watch,
     ...(gateway ? { gateway } : {}),
@@ -252,18 +204,18 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
       : { inspectViews: (inspectViews ?? DEFAULT_INSPECT_VIEWS).filter((view) => !noValidate || view !== 'validate') }),
   };
   const pageFlags = pageTokens !== undefined || !page;
-  if (pageTokens !== undefined && !page) return { mode: 'error', message: 'choose one of --page-tokens and --no-page' };
+  if (pageTokens !== undefined && !page) return error('choose one of --page-tokens and --no-page');
   const httpOnly = host !== undefined || port !== undefined || tokens !== undefined || Object.keys(oauth).length > 0;
-  if (transport === 'stdio' && httpOnly) return { mode: 'error', message: '--host, --port, --tokens and --oauth-* apply to --http only' };
+  if (transport === 'stdio' && httpOnly) return error('--host, --port, --tokens and --oauth-* apply to --http only');
   if (transport !== 'http' && !httpOnly) {
-    if (pageFlags) return { mode: 'error', message: '--page-tokens and --no-page apply to --http only' };
+    if (pageFlags) return error('--page-tokens and --no-page apply to --http only');
     return { mode: 'stdio', ...common };
   }
   const oauthGiven = Object.keys(oauth).length > 0;
   if (oauthGiven && (oauth.issuer === undefined || oauth.introspectionUrl === undefined || oauth.clientId === undefined)) {
-    return { mode: 'error', message: 'OAuth needs --oauth-issuer, --oauth-introspection and --oauth-client-id' };
+    return error('OAuth needs --oauth-issuer, --oauth-introspection and --oauth-client-id');
   }
-  if (oauthGiven && tokens !== undefined) return { mode: 'error', message: 'choose one of --tokens and --oauth-*' };
+  if (oauthGiven && tokens !== undefined) return error('choose one of --tokens and --oauth-*');
   return {
     mode: 'http',
     host: host ?? '127.0.0.1',
@@ -283,15 +235,6 @@ export function parseServeArgs(args: readonly string[]): ServeArgs {
         }
       : {}),
   };
-}
-
-/** `90s`, `30m`, `24h`, `7d` (or plain milliseconds) → milliseconds. */
-export function parseDuration(text: string): number | undefined {
-  const match = /^(\d+)(ms|s|m|h|d)?$/.exec(text.trim());
-  if (match === null) return undefined;
-  const unit = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 }[(match[2] ?? 'ms') as 'ms' | 's' | 'm' | 'h' | 'd'];
-  const ms = Number(match[1]) * unit;
-  return ms > 0 && Number.isSafeInteger(ms) ? ms : undefined;
 }
 
 export interface RunServeOptions {
@@ -319,14 +262,8 @@ function findAgents(args: ServeOptions, inlined: SopBundle | undefined): AgentsF
 
 export async function runServe(args: readonly string[], options: RunServeOptions = {}): Promise<number> {
   const parsed = parseServeArgs(args);
-  if (parsed.mode === 'help') {
-    process.stderr.write(USAGE);
-    return 0;
-  }
-  if (parsed.mode === 'error') {
-    process.stderr.write(`sop serve: ${parsed.message}\n\n${USAGE}`);
-    return 2;
-  }
+  if (parsed.mode === 'help') return showUsage(COMMAND);
+  if (parsed.mode === 'error') return usageError(COMMAND, parsed.message);
   const found = findAgents(parsed, options.bundle);
   if (!found.ok) {
     process.stderr.write(`sop serve: ${found.error}\n`);
