@@ -46,6 +46,7 @@ const ms = (value: number): string => `${value.toFixed(3)} ms`;
 
 async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: string): Promise<Row> {
   let opened: InProcessService | undefined;
+  let memory: InProcessService | undefined;
   let floor: Floor | undefined;
   try {
     const service = await openInProcessService(dir, url);
@@ -61,16 +62,23 @@ async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: st
     await service.call('load_graph', { agent }, inSession);
     const nextInSession = cycle(walk);
     const update = floor;
+    // The same service on the memory store: the session service's own work on a move, with no store round trip.
+    const inMemory = await openInProcessService(dir, 'memory');
+    memory = inMemory;
+    const memoryRun = await inMemory.startRun(agent, CALLER);
+    const nextInMemory = cycle(walk);
     const rounds = 150;
-    ctx.log(`row 11: ${rounds} × 20 × (raw writes, goto_node with run_id, goto_node in a session) in process`);
+    ctx.log(`row 11: ${rounds} × 20 × (raw writes, goto_node with run_id, in a session, on the memory store) in process`);
     const times = await interleavedCalls(
       {
         update: () => update.time(),
         service: () => gotoOn(next()),
         session: () => service.service.callTool('goto_node', { node_id: nextInSession() }, inSession),
+        memory: () => inMemory.service.callTool('goto_node', { node_id: nextInMemory(), run_id: memoryRun }, CALLER),
       },
       { rounds, block: 20 },
     );
+    const p50Memory = percentile(times.memory, 50);
     const commits = await timeCommits(service.service.store, { samples: 2000, warmup: 200, floorUrl: url });
     const [p50, p50Update] = [percentile(times.service, 50), percentile(times.update, 50)];
     return row({
@@ -82,11 +90,14 @@ async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: st
         `of the same pg driver; in a session without run_id: p50 ${ms(percentile(times.session, 50))} ` +
         `(${(percentile(times.session, 50) / p50Update).toFixed(2)} × the raw writes: it reads the session's run first); ` +
         `the store's commit alone (timeCommits, interleaved with its own raw writes): median ${ms(median(commits.commitMs))} ÷ ` +
-        `${ms(median(commits.updateMs))} = ${(median(commits.commitMs) / median(commits.updateMs)).toFixed(2)}; p99 ${ms(percentile(times.service, 99))} vs ${ms(percentile(times.update, 99))}`,
+        `${ms(median(commits.updateMs))} = ${(median(commits.commitMs) / median(commits.updateMs)).toFixed(2)}; ` +
+        `the same move on the memory store (the service's own work, no round trip): p50 ${ms(p50Memory)}, so the call ÷ ` +
+        `(that + the raw writes) = ${(p50 / (p50Memory + p50Update)).toFixed(2)}; p99 ${ms(percentile(times.service, 99))} vs ${ms(percentile(times.update, 99))}`,
     });
   } finally {
     await floor?.close();
     await opened?.close();
+    await memory?.close();
   }
 }
 
