@@ -15,6 +15,7 @@ import { INFO } from './intents.js';
 import type { ObservedLog } from './observed-log.js';
 import type { Difference, PracticeSummary } from './practice.js';
 import type { LogProblems } from './read-logs.js';
+import { serverName } from './tool-prefixes.js';
 
 export const DISCOVER_FORMAT = 'sop-discover/1';
 
@@ -68,6 +69,17 @@ export interface DiscoverReport {
   readonly fit: FitSummary;
   /** The compiler's warnings on the draft (it has no errors: a draft with errors is not written). */
   readonly warnings: readonly { readonly code: string; readonly line: number; readonly message: string }[];
+  /**
+   * The clients' prefixes taken off the tools' names (`mcp_retail-tools_`, `retail-tools-`, Claude Code's
+   * `mcp__retail-tools__`), the server each names, the tools behind it and their calls: those tools are mined, drafted
+   * and scored by their bare names (`tool-prefixes.ts`).
+   */
+  readonly tool_prefixes: readonly {
+    readonly prefix: string;
+    readonly server: string;
+    readonly tools: readonly string[];
+    readonly calls: number;
+  }[];
   /** Calls not mined: the toolkit's own tools and a client's built-ins. */
   readonly left_out_calls: readonly { readonly tool: string; readonly kind: 'toolkit' | 'client'; readonly calls: number }[];
   readonly readers: readonly { readonly reader: string; readonly conversations: number }[];
@@ -143,6 +155,9 @@ export function discoverReport(parts: ReportParts): DiscoverReport {
     fitness: parts.fit.fitness,
     fit: parts.fit,
     warnings: parts.warnings.map((d) => ({ code: d.code, line: d.line, message: d.message })),
+    tool_prefixes: [...log.prefixes]
+      .map(([prefix, entry]) => ({ prefix, server: serverName(prefix), tools: [...entry.tools].sort(byName), calls: entry.calls }))
+      .sort((a, b) => byName(a.prefix, b.prefix)),
     left_out_calls: [...log.leftOut]
       .map(([name, entry]) => ({ tool: name, kind: entry.kind, calls: entry.count }))
       .sort((a, b) => b.calls - a.calls || byName(a.tool, b.tool)),

@@ -2,7 +2,8 @@
  * `sop discover` without the command line: the logs in, an editable SOP draft and its report out. The stages, each
  * in its own module:
  *
- *   read the logs (`read-logs.ts`), keep their domain calls (`observed-log.ts`)
+ *   read the logs (`read-logs.ts`), keep their domain calls (`observed-log.ts`); when their tools' names carry a
+ *     client's prefix the names alone tell (`tool-prefixes.ts`), read what was kept again without it
  *     → the opening every conversation shares (`opening.ts`) and the requests after it, grouped by intent (`intents.ts`)
  *     → a process tree per group and for the opening (`inductive-miner.ts`), turned into steps (`steps.ts`)
  *     → the flowchart (`draft-graph.ts`) and the rules the logs kept (`draft-rules.ts`)
@@ -11,7 +12,8 @@
  *       (`practice.ts`).
  *
  * Deterministic: the same logs give the same draft (inputs in name order, tools numbered by name, every tie broken
- * by name or id). Bounded: the logs are read twice, one file at a time, and what is kept is a few bytes per call.
+ * by name or id). Bounded: the logs are read twice (once more, mostly from memory, when their tools carry a
+ * client's prefix), one file at a time, and what is kept is a few bytes per call.
  */
 import type { CompiledSop } from '../../contract/compiled-sop.js';
 import type { Diagnostic } from '../../generator/diagnostics/diagnostic.js';
@@ -32,6 +34,7 @@ import { findOpening } from './opening.js';
 import { Practice } from './practice.js';
 import { KeptLogs, readLogs } from './read-logs.js';
 import { stepsOf } from './steps.js';
+import { inferToolPrefixes, type Unprefixed } from './tool-prefixes.js';
 import { type DraftFacts, writeSop } from './write-sop.js';
 
 export interface DiscoverInput {
@@ -62,13 +65,14 @@ export type DiscoverOutcome =
 
 /**
  * The conversation with its tools named as a reader told of `known` names them (`mcp__retail-tools__cancel_pending_order`
- * is `cancel_pending_order` once the draft offers it): what the first pass kept was read knowing fewer tools.
+ * is `cancel_pending_order` once the draft offers it): what the first pass kept was read knowing fewer tools. A name
+ * whose prefix was inferred (`unprefixed`) is the tool mined for it.
  */
-function withToolNames(conversation: Conversation, known: ReadonlySet<string>): Conversation {
+function withToolNames(conversation: Conversation, known: ReadonlySet<string>, unprefixed: ReadonlyMap<string, Unprefixed>): Conversation {
   let changed = false;
   const events = conversation.events.map((event) => {
     if (event.kind !== 'call') return event;
-    const tool = knownToolName(event.tool, known);
+    const tool = unprefixed.get(event.tool)?.tool ?? knownToolName(event.tool, known);
     if (tool === event.tool) return event;
     changed = true;
     return { ...event, tool };
@@ -79,7 +83,7 @@ function withToolNames(conversation: Conversation, known: ReadonlySet<string>): 
 export function discover(input: DiscoverInput): DiscoverOutcome {
   const noise = input.noise ?? DEFAULT_NOISE;
   const known = new Set<string>([...TOOLKIT_TOOLS, ...(input.against?.sop.tools ?? [])]);
-  const log = new ObservedLog(known);
+  let log = new ObservedLog(known);
   const kept = new KeptLogs(input.keptBytes);
   const first = readLogs(
     {
@@ -93,7 +97,28 @@ export function discover(input: DiscoverInput): DiscoverOutcome {
     (c) => log.add(c.name, c.transcript, c.success),
   );
   if (!first.ok) return first;
-  const superseded = log.finish();
+  let superseded = log.finish();
+  // Tools named with a client's prefix (`mcp_retail-tools_get_order_details`) are mined as the tools they stand for.
+  // Their names decide what the first pass kept of them (a read's answer, the entities it named), so the
+  // conversations are observed again, from what was kept (the files that did not fit are read again).
+  const unprefixed = inferToolPrefixes(log.tools);
+  if (unprefixed.size > 0) {
+    const again = new ObservedLog(known, unprefixed);
+    const reread = readLogs(
+      {
+        inputs: input.inputs,
+        root: input.root,
+        known,
+        kept,
+        ...(input.outcomes === undefined ? {} : { outcomes: input.outcomes.table }),
+        progress: (done, files) => input.progress?.(`read ${done}/${files} files again, tool prefixes taken off`),
+      },
+      (c) => again.add(c.name, c.transcript, c.success),
+    );
+    if (!reread.ok) return reread;
+    log = again;
+    superseded = log.finish();
+  }
   // The conversations mined, and where each conversation read stands among them (-1: not mined).
   const mined: ObservedConversation[] = [];
   const minedIndex = Int32Array.from(log.conversations, (c) => {
@@ -207,7 +232,7 @@ export function discover(input: DiscoverInput): DiscoverOutcome {
     },
     (c) => {
       if (dropped.has(c.name)) return;
-      const conversation = withToolNames(c.transcript.conversation, scored);
+      const conversation = withToolNames(c.transcript.conversation, scored, unprefixed);
       fit.add(c.name, conversation, input.onlySuccesses !== true || c.success === true, c.success);
       practice?.add(c.name, conversation);
     },

@@ -8,7 +8,8 @@
  * And the data each change was decided on (`answer-fields.ts`).
  *
  * Tool ids are given in order of first sight while reading, then renumbered by name (`finish`), so the draft does not
- * depend on which file was read first.
+ * depend on which file was read first. A tool is named without a client's prefix: Claude Code's `mcp__server__`
+ * (`minedName`), and the prefixes `tool-prefixes.ts` inferred from an earlier reading of the same logs (`unprefixed`).
  */
 import { answerKind, type ReadAnswer, readAnswer } from '../../contract/run/call-results.js';
 import { DEFAULT_CONFIRMATION } from '../../generator/model/policy-model.js';
@@ -16,6 +17,7 @@ import type { ConversationEvent, ToolCallEvent } from '../replay/conversation.js
 import { AnswerFields } from './answer-fields.js';
 import type { Transcript } from '../replay/read-conversation.js';
 import { minedName, type ToolKind, toolKind } from './tool-kinds.js';
+import { serverName, type Unprefixed } from './tool-prefixes.js';
 
 /** How a call came out, as far as the log shows. */
 export const FOUND = 0;
@@ -72,12 +74,21 @@ export class ObservedLog {
   readonly leftOut = new Map<string, { readonly kind: 'toolkit' | 'client'; count: number }>();
   /** The MCP servers the logs' prefixed tool names came from (`mcp__retail-tools__…`). */
   readonly servers = new Set<string>();
+  /** The clients' prefixes taken off the tools' names (`mcp_retail-tools_`): the tools behind each and their calls. */
+  readonly prefixes = new Map<string, { readonly tools: Set<string>; calls: number }>();
   /** Conversations per reader (`chat`, `claude-code`, …). */
   readonly readers = new Map<string, number>();
   private readonly ids = new Map<string, number>();
   private readonly kindOf = new Map<string, ToolKind>();
 
-  constructor(private readonly known: ReadonlySet<string>) {}
+  /**
+   * `known`: the tools a reader was told of (in a Claude Code log, the others without `mcp__` are Claude Code's own);
+   * `unprefixed`: what prefixed names stand for (`inferToolPrefixes`), keyed by the name `minedName` gives.
+   */
+  constructor(
+    private readonly known: ReadonlySet<string>,
+    private readonly unprefixed: ReadonlyMap<string, Unprefixed> = new Map(),
+  ) {}
 
   /** Keeps what mining needs of one conversation. */
   add(name: string, transcript: Transcript, success: boolean | null): void {
@@ -94,14 +105,19 @@ export class ObservedLog {
     let previousCall = -1;
     for (const [index, event] of events.entries()) {
       if (event.kind !== 'call') continue;
-      const mined = minedName(event.tool, conversation.reader, this.known);
+      let mined = minedName(event.tool, conversation.reader, this.known);
       if (mined.kind !== 'domain') {
         const entry = this.leftOut.get(mined.tool) ?? { kind: mined.kind, count: 0 };
         entry.count += 1;
         this.leftOut.set(mined.tool, entry);
         continue;
       }
-      if (mined.server !== undefined) this.servers.add(mined.server);
+      const alias = this.unprefixed.get(mined.tool);
+      if (alias !== undefined) mined = { kind: 'domain', tool: alias.tool, server: serverName(alias.prefix) };
+      if (mined.server !== undefined) {
+        this.servers.add(mined.server);
+        this.prefixTaken(alias?.prefix ?? `mcp__${mined.server}__`, mined.tool);
+      }
       const tool = this.idOf(mined.tool);
       calls.push(tool);
       // A read's answer is read whole once (its fields may decide a change); a change's only as far as found goes.
@@ -168,6 +184,13 @@ export class ObservedLog {
   /** The id of a tool, or undefined when the logs never called it. */
   toolId(tool: string): number | undefined {
     return this.ids.get(tool);
+  }
+
+  private prefixTaken(prefix: string, tool: string): void {
+    const entry = this.prefixes.get(prefix) ?? { tools: new Set<string>(), calls: 0 };
+    entry.tools.add(tool);
+    entry.calls += 1;
+    this.prefixes.set(prefix, entry);
   }
 
   /** A tool's kind, worked out once per name. */

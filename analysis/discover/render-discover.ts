@@ -67,6 +67,10 @@ export function renderDiscoverText(report: DiscoverReport): string {
       );
   }
   for (const w of report.warnings) lines.push(`warning ${w.code} (draft line ${w.line}): ${w.message}`);
+  if (report.tool_prefixes.length > 0)
+    lines.push(
+      `tool prefixes taken off: ${shortList(report.tool_prefixes.map((p) => `${p.prefix} (${count(p.tools.length, 'tool')}, ${count(p.calls, 'call')})`))}`,
+    );
   if (report.left_out_calls.length > 0)
     lines.push(`calls not mined: ${shortList(report.left_out_calls.map((c) => `${c.tool} ×${c.calls} (${c.kind})`))}`);
   if (report.superseded.length > 0) lines.push(`resumed Claude Code logs read once: ${count(report.superseded.length, 'log')} superseded`);

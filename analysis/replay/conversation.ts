@@ -72,6 +72,35 @@ export interface Conversation {
 /** Separators MCP clients put between a server's name and its tool's (`mcp__srv__t`, `mcp_srv_t`, `srv.t`, `srv-t`, …). */
 const SEPARATORS = new Set(['_', '-', '.', '/', ':']);
 
+/** Where a client's prefix may end in a tool name: the tail after a run of separators, and that run (`__`, `-`, `.`). */
+export interface SeparatorCut {
+  /** The name from the cut on: `cancel_pending_order` of `mcp__retail__cancel_pending_order`. */
+  readonly tail: string;
+  /** The separators right before the tail: `__`. */
+  readonly separator: string;
+}
+
+/** A prefix may end at `at`: a separator there, something before it, and after it something not a separator. */
+function cutsAt(name: string, at: number): boolean {
+  return at >= 1 && at < name.length - 1 && SEPARATORS.has(name[at]!) && !SEPARATORS.has(name[at + 1]!);
+}
+
+/**
+ * Every place a name could be cut into a prefix and a tool, left to right (so the longest tail first): after each
+ * run of separators that something precedes and something follows. `knownToolName` looks for a known tool among
+ * them; `sop discover` infers the prefixes of a log's tools from them (`analysis/discover/tool-prefixes.ts`).
+ */
+export function separatorCuts(name: string): SeparatorCut[] {
+  const cuts: SeparatorCut[] = [];
+  for (let at = 1; at < name.length - 1; at++) {
+    if (!cutsAt(name, at)) continue;
+    let start = at;
+    while (start > 0 && SEPARATORS.has(name[start - 1]!)) start--;
+    cuts.push({ tail: name.slice(at + 1), separator: name.slice(start, at + 1) });
+  }
+  return cuts;
+}
+
 /**
  * The tool a name stands for: itself when known, else the longest known tool the name ends with after a
  * separator, which is how every MCP client prefixes a server's tools: Claude Code, Codex and opencode
@@ -83,7 +112,7 @@ export function knownToolName(name: string, known: ReadonlySet<string>): string 
   if (known.has(name)) return name;
   // Left to right: the first known tail is the longest one.
   for (let at = 1; at < name.length - 1; at++) {
-    if (!SEPARATORS.has(name[at]!) || SEPARATORS.has(name[at + 1]!)) continue;
+    if (!cutsAt(name, at)) continue;
     const tail = name.slice(at + 1);
     if (known.has(tail)) return tail;
   }

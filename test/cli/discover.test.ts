@@ -67,6 +67,8 @@ describe('sop discover', () => {
       fitness: 1,
     });
     expect(report.nodes.map((n) => n.id)).toEqual(expect.arrayContaining(['START', 'AUTH', 'ROUTE']));
+    // The Claude Code logs name the tools `mcp__retail-tools__…`: the prefix taken off is reported.
+    expect(report.tool_prefixes.map((p) => [p.prefix, p.server])).toEqual([['mcp__retail-tools__', 'retail-tools']]);
     expect(existsSync(join(app, 'drafts/retail_json.md'))).toBe(true);
   });
 

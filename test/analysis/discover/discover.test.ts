@@ -14,11 +14,12 @@ import type { CompiledSop } from '../../../contract/compiled-sop.js';
 import { conformance } from '../../../analysis/conformance/conformance.js';
 import { compileDraft } from '../../../analysis/discover/compile-draft.js';
 import { type DiscoverOutcome, discover } from '../../../analysis/discover/index.js';
+import { renderDiscoverText } from '../../../analysis/discover/render-discover.js';
 import { MAX_TOOLS_PER_STEP } from '../../../analysis/discover/steps.js';
 import { toolKind } from '../../../analysis/discover/tool-kinds.js';
 import { readTranscripts } from '../../../analysis/replay/read-conversation.js';
 import { call, chat, repositoryBundle, say, user } from '../../support/chat-transcripts.js';
-import { type CorpusEntry, corpus, FORMATS } from '../../support/corpus/index.js';
+import { type CorpusEntry, corpus, FORMATS, RETAIL_TOOL_NAMES } from '../../support/corpus/index.js';
 import { goldenPathLogs } from '../../support/golden-path-logs.js';
 
 let work: string;
@@ -170,6 +171,88 @@ describe('the retail corpus', () => {
     if (!reread.ok) throw new Error(reread.error);
     expect(reread.draft).toBe(result.draft);
     expect(reread.report).toEqual(result.report);
+  });
+});
+
+/** The clients' spellings of a retail tool's name, each with the prefix the report names. */
+const SPELLINGS: readonly (readonly [string, (tool: string) => string])[] = [
+  ['mcp__retail-tools__', (t) => `mcp__retail-tools__${t}`],
+  ['mcp_retail-tools_', (t) => `mcp_retail-tools_${t}`],
+  ['retail-tools-', (t) => `retail-tools-${t}`],
+  ['retail-tools.', (t) => `retail-tools.${t}`],
+  ['retail-tools__', (t) => `retail-tools__${t}`],
+  ['retail_tools/', (t) => `retail_tools/${t}`],
+];
+
+/** An OpenAI chat log with its retail tools renamed. */
+function renamed(entry: CorpusEntry, spell: (tool: string) => string): { file: string; text: string } {
+  const messages = JSON.parse(entry.text) as { tool_calls?: { function: { name: string } }[] }[];
+  for (const message of messages)
+    for (const c of message.tool_calls ?? []) if (RETAIL_TOOL_NAMES.has(c.function.name)) c.function.name = spell(c.function.name);
+  return { file: entry.file, text: JSON.stringify(messages) };
+}
+
+/** The draft without the servers the tools' names named (a comment). */
+const withoutServers = (draft: string): string => draft.replace(/^# {3}the logs name: .*\n/m, '');
+
+describe('tools named with a client’s prefix', () => {
+  const clean = corpus({ seed: 1, count: 60, modes: ['inferred'], formats: ['openai-chat'] }).filter((e) => e.label === 'clean');
+  let bare: Extract<DiscoverOutcome, { ok: true }>;
+  beforeAll(() => {
+    bare = mined(folder('prefix-bare', clean));
+  });
+
+  it.each(SPELLINGS)('mines %s<tool> as the bare tools: the same draft, the prefix in the report', (prefix, spell) => {
+    const result = mined(
+      folder(
+        `prefix-${spell('x').replace(/[^a-z_-]/g, '+')}`,
+        clean.map((e) => renamed(e, spell)),
+      ),
+    );
+    expect(withoutServers(result.draft)).toBe(withoutServers(bare.draft));
+    const server = prefix.startsWith('retail_') ? 'retail_tools' : 'retail-tools';
+    expect(result.draft).toContain(`#   the logs name: ${server}\n`);
+    expect(result.report.nodes).toEqual(bare.report.nodes);
+    expect(result.report.rules).toEqual(bare.report.rules);
+    expect(result.report.fit).toEqual(bare.report.fit);
+    expect(result.report.tool_prefixes.map((p) => [p.prefix, p.server])).toEqual([[prefix, server]]);
+    expect(result.report.tool_prefixes[0]!.tools).toEqual([...new Set(result.report.nodes.flatMap((n) => n.tools))].sort());
+    expect(renderDiscoverText(result.report)).toContain(`tool prefixes taken off: ${prefix} (`);
+  });
+
+  it('mines logs that mix the spellings as the bare tools, whether the first pass kept them or not', () => {
+    const mixed = clean.map((e, i) => (i % 7 === 0 ? e : renamed(e, SPELLINGS[i % 7 === 0 ? 0 : (i % 7) - 1]![1])));
+    const dir = folder('prefix-mixed', mixed);
+    const result = mined(dir);
+    expect(withoutServers(result.draft)).toBe(withoutServers(bare.draft));
+    expect(result.report.fit).toEqual(bare.report.fit);
+    expect(result.report.tool_prefixes.map((p) => p.prefix)).toEqual(SPELLINGS.map(([p]) => p).sort());
+    const reread = discover({ inputs: [dir], root: work, agent: 'mined_agent', file: 'sops/mined_agent.md', keptBytes: 0 });
+    if (!reread.ok) throw new Error(reread.error);
+    expect(reread.draft).toBe(result.draft);
+    expect(reread.report).toEqual(result.report);
+  });
+
+  it('keeps tools whose names only look prefixed: get_order beside get_order_details', () => {
+    const conversations = Array.from({ length: 12 }, (_, n) =>
+      chat(
+        user(`where is my order #W${n}?`),
+        call('get_order', { order_id: `#W${n}` }, { order_id: `#W${n}`, status: 'pending' }),
+        call('get_order_details', { order_id: `#W${n}` }, { order_id: `#W${n}`, status: 'pending', items: [{ id: n }] }),
+        say('Shall I cancel it?'),
+        user('Yes, go ahead.'),
+        call('cancel_pending_order', { order_id: `#W${n}` }, { order_id: `#W${n}`, status: 'cancelled' }),
+        say('Done.'),
+      ),
+    );
+    const result = mined(
+      folder(
+        'prefix-lookalikes',
+        conversations.map((messages, n) => ({ file: `n${n}.json`, text: JSON.stringify(messages) })),
+      ),
+    );
+    expect([...compiled(result.draft).tools].sort()).toEqual(['cancel_pending_order', 'get_order', 'get_order_details']);
+    expect(result.report.tool_prefixes).toEqual([]);
   });
 });
 
