@@ -10,14 +10,16 @@
  *   - the move from such a read step to its change needs the data the change was nearly always made on (`when:
  *     {CANCEL_PENDING_ORDER: get_order_details.status == "pending"}`): a text or boolean field of the read's last
  *     answer about the entity, one that takes other values elsewhere, with the same value before nearly every call of
- *     the change (three at least): a change against what the read showed is then `against_data`;
+ *     the change (three at least), a value seen on two entities at least (several orders pending, not one order
+ *     cancelled again and again); never a field that identifies the entity (`order_id`, `id`, a value the read's
+ *     call named: `answer-fields.ts`): a change against what the read showed is then `against_data`;
  *   - `confirm_before_changes`: the changes the user nearly always said "yes" to right before (the agent asked, the
  *     user's last message was an explicit yes) need that yes at their step;
  *   - `changes_at_their_steps`: the other changes are made only at their own steps. Both make the changes known as
  *     changes, which the alignment's rules for them read (a change repeated after one of unknown outcome).
  */
 import type { DraftGraph } from './draft-graph.js';
-import type { FieldsBefore } from './answer-fields.js';
+import { ENTITIES_KEPT, type FieldsBefore } from './answer-fields.js';
 import { FOUND, type ObservedConversation, UNSEEN } from './observed-log.js';
 
 export interface DraftEvidence {
@@ -203,8 +205,11 @@ function dataCondition(
       if (calls < 3) continue;
       for (const [field, values] of [...stats.fields].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
         if (!PLAIN_NAME.test(field) || (log.fieldValues.get(read)?.get(field)?.size ?? 0) < 2) continue;
-        for (const [value, [successes, others]] of values) {
+        for (const [value, seen] of values) {
+          const [successes, others] = seen.calls;
           const count = log.successesOnly ? successes : successes + others;
+          const entities = log.successesOnly ? seen.entities[0].size : new Set([...seen.entities[0], ...seen.entities[1]]).size;
+          if (entities < ENTITIES_KEPT) continue;
           if (count >= (1 - noise) * calls && (best === undefined || count > best.count))
             best = { text: `${read}.${field} == ${value}`, count, calls, change };
         }

@@ -256,6 +256,61 @@ describe('tools named with a client’s prefix', () => {
   });
 });
 
+describe('data rules are about an entity’s state, not which entity', () => {
+  /** `get_order_details`' answer: the order, echoing the argument, its customer's id and its status. */
+  const order = (id: string, customer: string, status: string) => ({ order_id: id, customer_id: customer, status });
+  /** Conversations that cancel a pending order (its id `cancelled(n)`, always sara's) and return a delivered one (yusuf's). */
+  function logs(name: string, cancelled: (n: number) => string): string {
+    const conversations = Array.from({ length: 16 }, (_, n) => {
+      const returned = `#W5${n}`;
+      const cancel = [
+        user('I want to cancel an order.'),
+        call('get_order_details', { order_id: cancelled(n) }, order(cancelled(n), 'sara_doe_496', 'pending')),
+        say('Shall I cancel it?'),
+        user('Yes, go ahead.'),
+        call(
+          'cancel_pending_order',
+          { order_id: cancelled(n), reason: 'no longer needed' },
+          { order_id: cancelled(n), status: 'cancelled' },
+        ),
+        say('Done.'),
+      ];
+      const ret = [
+        user('And I want to return an order.'),
+        call('get_order_details', { order_id: returned }, order(returned, 'yusuf_rossi_9620', 'delivered')),
+        say('Shall I return it?'),
+        user('Yes, go ahead.'),
+        call('return_delivered_order_items', { order_id: returned, item_ids: ['1'] }, { order_id: returned, status: 'return requested' }),
+        say('Done.'),
+      ];
+      return chat(
+        user('Hello, I am sara.doe@example.com'),
+        call('find_user_id_by_email', { email: 'sara.doe@example.com' }, 'sara_doe_496'),
+        ...(n % 2 === 0 ? [...cancel, ...ret] : [...ret, ...cancel]),
+      );
+    });
+    return folder(
+      name,
+      conversations.map((messages, n) => ({ file: `n${n}.json`, text: JSON.stringify(messages) })),
+    );
+  }
+
+  it('proposes the status the changed orders had, never an identifier field (order_id, customer_id)', () => {
+    const result = mined(logs('rules-many-orders', (n) => `#W${1000 + n}`));
+    expect(result.report.rules.conditions.map((c) => [c.node, c.target, c.when])).toEqual([
+      ['READ_CANCEL_PENDING_ORDER', 'CANCEL_PENDING_ORDER', 'get_order_details.status == "pending"'],
+      ['READ_RETURN_DELIVERED_ORDER_ITEMS', 'RETURN_DELIVERED_ORDER_ITEMS', 'get_order_details.status == "delivered"'],
+    ]);
+  });
+
+  it('proposes no rule a single entity showed, however often: one order cancelled in every conversation', () => {
+    const result = mined(logs('rules-one-order', () => '#W7342738'));
+    expect(result.report.rules.evidence.map((e) => e.node)).toContain('READ_CANCEL_PENDING_ORDER');
+    expect(result.report.rules.conditions.map((c) => c.when)).toEqual(['get_order_details.status == "delivered"']);
+    expect(result.draft).not.toMatch(/order_id ==|customer_id ==|W7342738"/);
+  });
+});
+
 describe('a second SOP: the IT helpdesk, from its golden paths', () => {
   const helpdesk = repositoryBundle().agents.it_helpdesk!;
   const logs = goldenPathLogs(helpdesk, { count: 120 });
