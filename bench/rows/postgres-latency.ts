@@ -28,6 +28,7 @@ import { row, type Row } from '../report.js';
 import { interleavedCalls, median, percentile } from '../stats.js';
 import { cycle, recordWalk } from '../walk.js';
 import { type Floor, openFloor, timeCommits } from '../../test/support/store-latency.js';
+import type { RunState } from '../../runtime/store/run-store.js';
 import { benchAgent } from './agent-choice.js';
 
 const SERVICE = {
@@ -53,6 +54,12 @@ async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: st
     opened = service;
     floor = await openFloor(url);
     const runId = await service.startRun(agent, CALLER);
+    // The floor writes the state the service's last commit wrote: a run's state grows with its path (thousands of
+    // moves here), and writing the same bytes is the same work.
+    let written: RunState | undefined;
+    const stopWatching = service.service.store.subscribe((change) => {
+      if (change.runId === runId && change.run !== undefined) written = change.run.state;
+    });
     const gotoOn = (id: string) => service.service.callTool('goto_node', { node_id: id, run_id: runId }, CALLER);
     const walk = await recordWalk(async (id) => toAnswer((await gotoOn(id)) as RawToolResult), service.entryNode(agent), 200);
     const next = cycle(walk);
@@ -71,7 +78,7 @@ async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: st
     ctx.log(`row 11: ${rounds} × 20 × (raw writes, goto_node with run_id, in a session, on the memory store) in process`);
     const times = await interleavedCalls(
       {
-        update: () => update.time(),
+        update: () => update.time(written),
         service: () => gotoOn(next()),
         session: () => service.service.callTool('goto_node', { node_id: nextInSession() }, inSession),
         memory: () => inMemory.service.callTool('goto_node', { node_id: nextInMemory(), run_id: memoryRun }, CALLER),
@@ -79,6 +86,7 @@ async function serviceRow(ctx: BenchContext, dir: string, agent: string, url: st
       { rounds, block: 20 },
     );
     const p50Memory = percentile(times.memory, 50);
+    stopWatching();
     const commits = await timeCommits(service.service.store, { samples: 2000, warmup: 200, floorUrl: url });
     const [p50, p50Update] = [percentile(times.service, 50), percentile(times.update, 50)];
     return row({
