@@ -9,7 +9,7 @@
  * read evidence would say of it (an entity the run never read; a change repeated after one of unknown outcome).
  */
 import { type CallOutcome, recordAnswer } from '../../contract/run/answer.js';
-import { readAnswer } from '../../contract/run/call-results.js';
+import { answerKind } from '../../contract/run/call-results.js';
 import { branchData } from '../../contract/run/conditions.js';
 import { entitiesNamed, requirementMet, unprovenEntity } from '../../contract/run/evidence.js';
 import { EMPTY_RUN_STATE, type EvidenceRecord, type RunState } from '../../contract/run/state.js';
@@ -108,9 +108,10 @@ export function outcomeOf(event: ToolCallEvent): CallOutcome {
   }
   const result = event.failed === true && event.result.isError !== true ? { ...event.result, isError: true as const } : event.result;
   // An error that says the call may have reached the server (logs without an error flag keep it as `{"error": …}`).
+  // Only an error's text is searched: most answers are not errors, and theirs can be long.
+  if (answerKind(result) !== 'error') return { kind: 'answered', result };
   const text = event.result.text ?? JSON.stringify(event.result.structured) ?? '';
-  if (UNKNOWN_OUTCOME.test(text) && readAnswer(result).kind === 'error') return { kind: 'unknown' };
-  return { kind: 'answered', result };
+  return UNKNOWN_OUTCOME.test(text) ? { kind: 'unknown' } : { kind: 'answered', result };
 }
 
 function callFacts(model: AlignModel, state: RunState, event: ToolCallEvent): CallFacts | undefined {

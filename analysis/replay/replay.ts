@@ -173,19 +173,38 @@ function chooseAgent(bundle: SopBundle, conversation: Conversation, named: strin
   return `the transcript does not say which agent it is about: pass --agent (agents: ${names.join(', ') || 'none'})`;
 }
 
-/** The agent as the server serves it: expanded with the SOPs it calls (`contract/composition.ts`). */
+/**
+ * The agent as the server serves it: expanded with the SOPs it calls (`contract/composition.ts`), once per bundle and
+ * agent: every transcript of a batch then gets the same object, which the alignment's and the checks' caches key on.
+ */
 function expanded(bundle: SopBundle, sop: CompiledSop): CompiledSop | string {
+  const known = expansions.get(bundle)?.get(sop);
+  if (known !== undefined) return known;
   const composed = composeSop(sop, (name) => (Object.hasOwn(bundle.agents, name) ? bundle.agents[name] : undefined));
-  return composed.ok ? composed.sop : `${sop.meta.agent} cannot be expanded with the SOPs it calls: ${composed.error}`;
+  const result = composed.ok ? composed.sop : `${sop.meta.agent} cannot be expanded with the SOPs it calls: ${composed.error}`;
+  let byAgent = expansions.get(bundle);
+  if (byAgent === undefined) expansions.set(bundle, (byAgent = new WeakMap()));
+  byAgent.set(sop, result);
+  return result;
 }
+
+const expansions = new WeakMap<SopBundle, WeakMap<CompiledSop, CompiledSop | string>>();
+
+/** Per bundle: its agents, and every tool some agent lists. */
+const toolsOfBundles = new WeakMap<SopBundle, { readonly agents: readonly CompiledSop[]; readonly any: ReadonlySet<string> }>();
 
 /** The only agent whose tools include every called tool that some agent lists; undefined when none or several. */
 function agentOfTools(bundle: SopBundle, conversation: Conversation): CompiledSop | undefined {
-  const agents = Object.values(bundle.agents);
-  const anyAgent = new Set(agents.flatMap((sop) => sop.tools));
-  const called = new Set(conversation.events.flatMap((e) => (e.kind === 'call' && anyAgent.has(e.tool) ? [e.tool] : [])));
+  let tools = toolsOfBundles.get(bundle);
+  if (tools === undefined) {
+    const agents = Object.values(bundle.agents);
+    tools = { agents, any: new Set(agents.flatMap((sop) => sop.tools)) };
+    toolsOfBundles.set(bundle, tools);
+  }
+  const called = new Set<string>();
+  for (const event of conversation.events) if (event.kind === 'call' && tools.any.has(event.tool)) called.add(event.tool);
   if (called.size === 0) return undefined;
-  const fitting = agents.filter((sop) => [...called].every((tool) => sop.tools.includes(tool)));
+  const fitting = tools.agents.filter((sop) => [...called].every((tool) => sop.tools.includes(tool)));
   return fitting.length === 1 ? fitting[0] : undefined;
 }
 
