@@ -30,7 +30,7 @@ import { z } from 'zod';
 
 const NOOP_TOOL = 'noop';
 
-/** The tool's only work besides answering: the raw writes of a commit with `--update`, else none. */
+/** The tool's only work besides answering: the writes of a commit with `--update` (checked, as `openFloor`), else none. */
 type Work = () => Promise<unknown>;
 
 function noopServer(work?: Work): McpServer {
@@ -113,7 +113,7 @@ if (args.includes('--http')) {
   // Loaded only here: the plain floor's start-up (the cold-start row's floor) must not pay for the driver.
   const { openFloor } = await import('../../test/support/store-latency.js');
   const floor = await openFloor(updateUrl);
-  await serveStdio(sdk, () => floor.time());
+  await serveStdio(sdk, () => floor.timeChecked());
 } else {
   await serveStdio(sdk);
 }

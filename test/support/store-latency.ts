@@ -66,9 +66,13 @@ export function stateAfter(i: number): RunState {
 }
 
 export interface Floor {
-  /** One timed round trip, in milliseconds. */
-  /** Times the writes of a commit of `state` (default: a few-node state varying with each call). */
+  /** Times the writes of a commit of `state`, raw (default: a few-node state varying with each call), in ms. */
   time(state?: RunState): Promise<number>;
+  /**
+   * Times the same writes as the least a commit that can be trusted sends: the update only if the run is still at
+   * the version read (compare-and-set), and the version written returned, so the caller knows whether it applied.
+   */
+  timeChecked(state?: RunState): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -94,6 +98,19 @@ const RAW_WRITES = {
     SELECT run_id, version, $5, $6, $7, $8, $9, $10, $11 FROM moved`,
 };
 
+/** The writes of one commit as a compare-and-set that says whether it applied: the raw writes, checked. */
+const CHECKED_WRITES = {
+  name: 'sop_floor_checked_writes',
+  text: `WITH moved AS (
+      UPDATE sop_floor_runs SET state = $1, current_node = $2, version = version + 1, updated_at = $3
+      WHERE run_id = $4 AND version = $12
+      RETURNING run_id, version
+    )
+    INSERT INTO sop_floor_run_audit (run_id, seq, tool, input, outcome, from_node, to_node, at, duration_ms)
+    SELECT run_id, version, $5, $6, $7, $8, $9, $10, $11 FROM moved
+    RETURNING seq`,
+};
+
 /** The floor of a commit on `url`: the same writes sent raw in one round trip, timed. */
 export async function openFloor(url: string): Promise<Floor> {
   const pool = new pg.Pool({ connectionString: url, max: 1 });
@@ -104,26 +121,40 @@ export async function openFloor(url: string): Promise<Floor> {
     [runId, T0],
   );
   let calls = 0;
+  let version = 1;
+  const valuesOf = (state: RunState): unknown[] => {
+    calls += 1;
+    return [
+      JSON.stringify(state),
+      state.path.at(-1),
+      T0 + calls,
+      runId,
+      'goto_node',
+      JSON.stringify({ node_id: state.path.at(-1) }),
+      'ok',
+      state.path.at(-2),
+      state.path.at(-1),
+      T0 + calls,
+      0.25,
+    ];
+  };
   return {
-    async time(written = stateAfter(calls + 1)) {
-      calls += 1;
-      const state = written;
-      const values = [
-        JSON.stringify(state),
-        state.path.at(-1),
-        T0 + calls,
-        runId,
-        'goto_node',
-        JSON.stringify({ node_id: state.path.at(-1) }),
-        'ok',
-        state.path.at(-2),
-        state.path.at(-1),
-        T0 + calls,
-        0.25,
-      ];
+    async time(state = stateAfter(calls + 1)) {
+      const values = valuesOf(state);
       const started = process.hrtime.bigint();
       await pool.query({ ...RAW_WRITES, values });
-      return Number(process.hrtime.bigint() - started) / 1e6;
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      version += 1;
+      return ms;
+    },
+    async timeChecked(state = stateAfter(calls + 1)) {
+      const values = [...valuesOf(state), version];
+      const started = process.hrtime.bigint();
+      const written = (await pool.query<{ seq: number }>({ ...CHECKED_WRITES, values })).rows[0];
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (written === undefined) throw new Error(`the floor's compare-and-set found the run moved from version ${version}`);
+      version = Number(written.seq);
+      return ms;
     },
     close: () => pool.end(),
   };
