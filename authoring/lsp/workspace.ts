@@ -17,7 +17,6 @@
  *   the cross-file check, and a compile is never done twice for one text (the project caches it by hash).
  */
 import { dirname } from 'node:path';
-import { hashSource } from '../../contract/source-hash.js';
 import type { ProjectLayout, ProjectSource } from '../../generator/project/read-sources.js';
 import { openProject, type SopProject } from '../../generator/project/open-project.js';
 import { type SourceWatch, watchSources } from '../../generator/project/watch-sources.js';
@@ -183,17 +182,24 @@ export function createWorkspace(options: WorkspaceOptions): Workspace {
     const versions = new Map(open.map((d) => [d, d.version]));
     const texts = new Map(open.map((d) => [d, d.text]));
     const { project } = state;
+    // The open documents first, with their parse (what hover and rename need next); the check reuses them, and takes
+    // each one's hash from its compile (the compile hashes the text to find it in the cache: hashing it here too
+    // was a second SHA-256 of the document per keystroke).
+    const edited: ProjectSource[] = [];
+    for (const d of open) {
+      const raw = texts.get(d)!;
+      const { compiled } = await project.compileDocument(d.file, raw);
+      edited.push({ file: d.file, raw, sourceHash: compiled.sourceHash });
+    }
     let sources: ProjectSource[];
     if (open.some((d) => d.source) || state.disk !== null) {
       state.disk ??= project.readSources();
       const merged = new Map(state.disk.map((s) => [s.file, s]));
-      for (const d of open) merged.set(d.file, { file: d.file, raw: d.text, sourceHash: hashSource(d.text) });
+      for (const s of edited) merged.set(s.file, s);
       sources = [...merged.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
     } else {
-      sources = open.map((d) => ({ file: d.file, raw: d.text, sourceHash: hashSource(d.text) }));
+      sources = edited;
     }
-    // The open documents first, with their parse (what hover and rename need next); the check reuses them.
-    for (const d of open) await project.compileDocument(d.file, d.text);
     const result = await project.check(sources);
     const openByFile = new Map(open.map((d) => [d.file, d]));
     const files = new Set([...result.diagnostics.keys(), ...[...state.published.keys()].map((p) => project.fileOf(p))]);
