@@ -16,6 +16,7 @@ import {
   createConnection,
   LSPErrorCodes,
   ResponseError,
+  StreamMessageReader,
   TextDocuments,
   TextDocumentSyncKind,
 } from 'vscode-languageserver/node';
@@ -27,6 +28,7 @@ import { documentSymbols } from './document-symbols.js';
 import { hoverAt, nodeMarkdown } from './hover.js';
 import { toLspDiagnostic } from './lsp-diagnostics.js';
 import { fromPosition } from './lsp-ranges.js';
+import { DirectMessageWriter } from './message-writer.js';
 import { definitionAt, highlightsAt, referencesAt } from './navigation.js';
 import { prepareRenameAt, renameAt } from './rename.js';
 import { toolkitDocsUrl } from './toolkit-docs.js';
@@ -40,7 +42,13 @@ export interface LanguageServerOptions {
 }
 
 export function startLanguageServer(options: LanguageServerOptions): Connection {
-  const connection = createConnection(options.input, options.output);
+  // Messages out are written at once (`message-writer.ts`), so the connection gets a reader and a writer, not the
+  // streams: the input ending (the editor closed it) ends the server here, as the library does when handed streams.
+  const connection = createConnection(new StreamMessageReader(options.input), new DirectMessageWriter(options.output));
+  let shutdown = false;
+  const inputEnded = () => process.exit(shutdown ? 0 : 1);
+  options.input.on('end', inputEnded);
+  options.input.on('close', inputEnded);
   const documents = new TextDocuments(TextDocument);
   const docsUrl = toolkitDocsUrl();
   const uris = new Map<string, string>();
@@ -193,7 +201,10 @@ export function startLanguageServer(options: LanguageServerOptions): Connection 
       return document === undefined ? [] : documentSymbols(document);
     }),
   );
-  connection.onShutdown(() => workspace.dispose());
+  connection.onShutdown(() => {
+    shutdown = true;
+    workspace.dispose();
+  });
 
   documents.listen(connection);
   connection.listen();
