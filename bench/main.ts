@@ -11,13 +11,20 @@
  * rows keep their shape; its numbers mean nothing. It leaves out the slow rows and the ones that start
  * PostgreSQL (their figures are null with a note saying so). `npm test` runs it; CI does not run the full bench.
  *
+ * A full run gives every row a process of its own (this file again, with `--only` that row): a row that times work
+ * in its own process then starts from the same state whatever ran before it (measured 2026-11-28 in one process:
+ * the PostgreSQL service row 1.23-1.28 alone, 1.36 after the build and HTTP rows, 1.49 at its place in a full run;
+ * replay 2.65-2.93 alone, 3.07 in a full run). `--quick` and a single row run in this process.
+ *
  * Every row runs under a wall-clock budget. A row that fails or overruns reports null values with the reason
  * in its note, the other rows still run, and the bench exits with 1: a bench that skips silently is no bench.
  * Scratch files live under os.tmpdir() and are removed at the end.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createContext, type BenchRow } from './context.js';
 import { ROOT } from './project.js';
@@ -87,12 +94,24 @@ async function main(): Promise<number> {
   const rows = selectRows(values.only);
   const quick = values.quick;
   const tmp = mkdtempSync(join(tmpdir(), 'sop-bench-'));
-  const contexts = createContext({ quick, tmp });
   const log = (message: string): void => void process.stderr.write(`[bench] ${message}\n`);
   const results: Row[] = [];
   const failed: string[] = [];
   const started = Date.now();
   const loadAtStart = loadavg();
+  if (!quick && rows.length > 1) {
+    try {
+      for (const benchRow of rows) {
+        const ran = await runInOwnProcess(benchRow, join(tmp, `${benchRow.id}.json`));
+        results.push(...ran.rows);
+        if (!ran.ok) failed.push(benchRow.id);
+      }
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    return report(values.out, results, failed, { started, loadAtStart, quick });
+  }
+  const contexts = createContext({ quick, tmp });
   try {
     for (const benchRow of rows) {
       if (quick && benchRow.quickSkip !== undefined) {
@@ -100,6 +119,8 @@ async function main(): Promise<number> {
         results.push(...benchRow.specs.map((spec) => skippedInQuickMode(spec, benchRow.quickSkip as string)));
         continue;
       }
+      // Rows that time work in this process start from a collected heap, not from the garbage of the rows before.
+      (globalThis as { gc?: () => void }).gc?.();
       const rowStart = Date.now();
       log(`— ${benchRow.title}`);
       const abort = new AbortController();
@@ -119,19 +140,53 @@ async function main(): Promise<number> {
     await contexts.close();
     rmSync(tmp, { recursive: true, force: true });
   }
-  writeResults(values.out, results, { startedAt: started, loadAtStart, quick });
+  return report(values.out, results, failed, { started, loadAtStart, quick });
+}
+
+/** Writes the results, prints the table, and says which rows could not run; the exit code. */
+function report(
+  out: string,
+  results: readonly Row[],
+  failed: readonly string[],
+  { started, loadAtStart, quick }: { readonly started: number; readonly loadAtStart: number[]; readonly quick: boolean },
+): number {
+  writeResults(out, results, { startedAt: started, loadAtStart, quick });
   process.stdout.write(`${renderTable(results)}\n\n`);
   process.stdout.write(
     `${quick ? 'quick smoke run (numbers are not meaningful); ' : ''}${((Date.now() - started) / 1000).toFixed(0)} s; ` +
       `Node ${process.version}; load average at the end ${loadavg()
         .map((l) => l.toFixed(2))
-        .join(' ')}; results in ${values.out}\n`,
+        .join(' ')}; results in ${out}\n`,
   );
   if (failed.length > 0) {
     process.stderr.write(`bench: ${failed.length} row(s) could not run: ${failed.join(', ')} (reasons in the notes)\n`);
     return 1;
   }
   return 0;
+}
+
+/**
+ * One row in a process of its own: this file with `--only` the row, its log on this process's stderr, its rows read
+ * from the results it writes. A process that dies or overruns the row's budget (and a minute to start) gives the
+ * row's figures as not measured, with the reason.
+ */
+async function runInOwnProcess(benchRow: BenchRow, out: string): Promise<{ readonly ok: boolean; readonly rows: readonly Row[] }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--only', benchRow.id, '--out', out], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = setTimeout(() => child.kill('SIGKILL'), benchRow.budgetMs + 60_000);
+  const code = await new Promise<number | null>((resolve) => {
+    child.on('error', () => resolve(null));
+    child.on('exit', (exitCode) => resolve(exitCode));
+  });
+  clearTimeout(deadline);
+  try {
+    const written = JSON.parse(readFileSync(out, 'utf8')) as { readonly rows: readonly Row[] };
+    return { ok: code === 0, rows: written.rows };
+  } catch {
+    const note = `${FAILED}: its process ${code === null ? 'was killed or could not start' : `exited ${code}`} before writing its results`;
+    return { ok: false, rows: benchRow.specs.map((spec) => unmeasured(spec, note)) };
+  }
 }
 
 main().then(
