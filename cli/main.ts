@@ -25,11 +25,7 @@ Commands:
       --out DIR         output folder (default: generated)
       --check           write nothing; exit 1 listing stale, missing and orphaned files
       --watch           rebuild on change, keep running through errors
-      --paths           also write each agent's golden paths (<out>/<agent>/paths.json; or "paths": true)
-      --report          print each agent's tokens (o200k): system prompt, node prompts, goto_node answers
-      --check-tools     reach each SOP's mcp_servers and check its tool names against what they offer (SOP067)
-      --max-warnings N  exit 1 when there are more than N warnings (as eslint's; sop init's check:sops uses 0)
-      --format text|json
+      (sop build --help lists the rest: golden paths, the token report, checking tools, --max-warnings, JSON)
   inspect FILE     Print the compiled model of one SOP as JSON
   serve            Serve the compiled agents (the output folder's sop-bundle.json) over MCP
       --stdio           (default) speak MCP on stdin/stdout
