@@ -100,8 +100,15 @@ export async function startLspClient(cwd: string, cli: string = CLI): Promise<Ls
     if (d === undefined) throw new Error(`${path} is not open`);
     return d;
   };
-  const matching = (path: string, version: number | undefined) =>
-    published.filter((p) => p.uri === uri(path) && (version === undefined || p.version === version)).at(-1);
+  /** The last diagnostics published for the file (at that version), newest first: one URL made, not one per message. */
+  const matching = (path: string, version: number | undefined) => {
+    const wanted = uri(path);
+    for (let i = published.length - 1; i >= 0; i--) {
+      const p = published[i]!;
+      if (p.uri === wanted && (version === undefined || p.version === version)) return p;
+    }
+    return undefined;
+  };
 
   return {
     connection,
