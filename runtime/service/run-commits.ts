@@ -2,8 +2,8 @@
  * How a call changes a run: read the run (this process's copy when it has one), check its owner, decide on it with its
  * pinned agent, and commit the next state with the call's audit entry if the run is still at the version read
  * (compare-and-set): one round trip to the store when this process's copy is fresh. Another instance may have moved
- * the run meanwhile: the failed commit returns the run as it is now (on PostgreSQL from a second statement), and the
- * call is decided again on it, a few times at most. A run someone else owns reads exactly like an unknown run.
+ * the run meanwhile: the failed commit returns the run as it is now, in the same round trip, and the call is decided
+ * again on it, a few times at most. A run someone else owns reads exactly like an unknown run.
  *
  * The run tools and the gateway's domain calls commit through it; what to decide is theirs (`decide`). Behind a load
  * balancer it follows the store's changes, which on PostgreSQL carry other instances' commits: its copies stay fresh

@@ -7,12 +7,15 @@
  *   - A commit is one statement, so one round trip: a data-modifying CTE does the compare-and-set
  *     `UPDATE … WHERE run_id = $ AND version = $ RETURNING …` and inserts the audit entry from its row; the row
  *     it returns notifies, only while another instance listens, with the run as committed, so that the other
- *     instances' copies stay fresh (a load balancer may send the conversation's next call to any of them). When
- *     the compare-and-set updated nothing (a stale copy, or a race lost in flight), the failed commit wrote
- *     nothing (no row lock, no WAL, no flush) and a second statement reads the run as it is now, without a
- *     lock, for the caller to decide again on; none: the run is gone. That read was once a branch of the commit
- *     itself, which every commit paid for (about 0.05 of the bench's ratio) while copies kept fresh rarely need
- *     it.
+ *     instances' copies stay fresh. When the compare-and-set updated nothing, the same statement reads the run as
+ *     its snapshot shows it, without a lock: a caller holding a stale copy (a copy that missed its notification)
+ *     decides again on it without another read, and the failed commit writes nothing (no row lock, no WAL, no
+ *     flush). No row back at all: the run is gone. (Without that branch every commit is about 0.05 of bench row
+ *     11's ratio cheaper, but a retry under contention waits a round trip longer for the run it decides on: a
+ *     migration racing conversations on the same runs lost its compare-and-set five times in a row.)
+ *     Only a commit that lost a race in flight (under READ COMMITTED it waited on the row lock, re-checked
+ *     `version` against the winner's row and updated nothing, while its snapshot still shows the version it
+ *     expected) reads the winner's row in a second statement.
  *   - `create` is one statement the same way (run row, first audit entry, notification while listened to).
  *   - The expiry sweep deletes in batches, skipping rows another instance holds (`FOR UPDATE SKIP LOCKED`): two
  *     instances sweeping at once do not wait for each other, and a run being committed right now is not idle.
@@ -107,7 +110,8 @@ const COMMIT_TOLD_WHILE_LISTENED =
 const SQL = {
   /**
    * $1 instance, $2 state, $3 current node, $4 now, $5 run id, $6 expected version, $7… the audit entry.
-   * One row, the run written (the caller holds its state), or none when the run was not at that version.
+   * One row: the run written (`state` null: the caller holds it), or the run as this statement's snapshot shows
+   * it; none when the run is gone.
    */
   commit: {
     name: 'sop_commit',
@@ -117,7 +121,9 @@ const SQL = {
       ), logged AS (
         INSERT INTO sop_run_audit (run_id, ${AUDIT_COLUMNS}) SELECT run_id, version, ${AUDIT_PARAMETERS(7)} FROM moved
       )
-      SELECT ${RUN_COLUMNS}, ${COMMIT_TOLD_WHILE_LISTENED} FROM moved`,
+      SELECT ${RUN_COLUMNS}, NULL::json AS state, ${COMMIT_TOLD_WHILE_LISTENED} FROM moved
+      UNION ALL
+      SELECT ${RUN_COLUMNS}, state, NULL FROM sop_runs WHERE run_id = $5 AND NOT EXISTS (SELECT 1 FROM moved)`,
   },
   /** $1 instance, $2… the run, then its first audit entry. */
   create: {
@@ -251,17 +257,18 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
     },
     async commit(runId, expectedVersion, state, audit, now): Promise<CommitResult> {
       const values = [instanceId, JSON.stringify(state), currentNodeOf(state), now, runId, expectedVersion, ...auditValues(audit)];
-      const row = (await query<RunRow>(SQL.commit, values)).rows[0];
-      if (row !== undefined) {
+      const row = (await query<CommitRow>(SQL.commit, values)).rows[0];
+      if (row === undefined) return { ok: false, reason: 'missing' };
+      if (row.state === null) {
         const run = runFromRow(row, state);
         listeners.emit({ runId, version: row.version, run });
         return { ok: true, run };
       }
-      // The run moved since it was read (or is gone): a second statement reads it as it is now.
-      const current = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
-      return current === undefined
-        ? { ok: false, reason: 'missing' }
-        : { ok: false, reason: 'conflict', current: storedRunFromRow(current) };
+      if (row.version !== expectedVersion) return { ok: false, reason: 'conflict', current: storedRunFromRow(row as RunRowWithState) };
+      // The snapshot still shows the expected version, so a commit in flight won the row while this one waited for
+      // it: a new statement sees what it committed (or that the run is gone).
+      const winner = (await query<RunRowWithState>(SQL.read, [runId])).rows[0];
+      return winner === undefined ? { ok: false, reason: 'missing' } : { ok: false, reason: 'conflict', current: storedRunFromRow(winner) };
     },
     async expire(idleBefore) {
       const runs = await deleteInBatches(SQL.deleteIdleRuns, idleBefore);
@@ -320,6 +327,11 @@ function createStore(pool: pg.Pool, instanceId: string, listeners: ChangeListene
 }
 
 type Statement = string | { readonly name: string; readonly text: string };
+
+/** A commit's one row: the run it wrote (no state: the caller holds it), or the run as it was, with its state. */
+interface CommitRow extends RunRow {
+  readonly state: string | null;
+}
 
 /**
  * PostgreSQL text cannot hold U+0000 (the driver's error would fail the call), so every text this store writes

@@ -10,13 +10,13 @@
  *     entry, applied only if the run's version is still the one the caller read (compare-and-set), in one
  *     transaction. The version then goes up by one, so `version` = number of calls committed = number of
  *     audit entries. A lost race (or a caller's stale copy of the run) is `{ ok: false, reason: 'conflict',
- *     current }`, where `current` is the run as committed now (SQLite and memory read it in the same
- *     transaction as the failed compare-and-set, PostgreSQL in a second statement): the caller decides again on
- *     `current` and commits again, without reading first. Nothing is ever overwritten. The tool's answer is sent
- *     only after `commit` resolved `ok`.
+ *     current }`, where `current` is the run as committed now, read in the same statement or transaction as
+ *     the failed compare-and-set (on PostgreSQL, a race lost to a commit in flight reads the winner's row in a
+ *     second statement): the caller decides again on `current` and commits again, without reading first.
+ *     Nothing is ever overwritten. The tool's answer is sent only after `commit` resolved `ok`.
  *   - One round trip per call on a run the caller holds fresh: `commit` is one statement (PostgreSQL) or one
- *     transaction in process (SQLite); a stale copy costs the caller a read and one more commit. Instances behind
- *     a load balancer keep their copies fresh from the changes a commit tells (`subscribe`).
+ *     transaction in process (SQLite), whatever its outcome; a stale copy costs the caller one more commit.
+ *     Instances behind a load balancer keep their copies fresh from the changes a commit tells (`subscribe`).
  *   - Expiry is by idleness: a run whose `updatedAt` is older than the cutoff reads as `expired` until a sweep
  *     (`expire`) deletes it; after that it is unknown.
  *   - The store never reads the clock: callers pass times (ms since the epoch), so tests control time.
