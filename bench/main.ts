@@ -13,8 +13,8 @@
  *
  * A full run gives every row a process of its own (this file again, with `--only` that row): a row that times work
  * in its own process then starts from the same state whatever ran before it (measured 2026-11-28 in one process:
- * the PostgreSQL service row 1.23-1.28 alone, 1.36 after the build and HTTP rows, 1.49 at its place in a full run;
- * replay 2.65-2.93 alone, 3.07 in a full run). `--quick` and a single row run in this process.
+ * replay 2.65-2.93 alone, 3.07 at its place in a full run; 2.93-2.94 in full runs since). `--quick` and a single
+ * row run in this process.
  *
  * Every row runs under a wall-clock budget. A row that fails or overruns reports null values with the reason
  * in its note, the other rows still run, and the bench exits with 1: a bench that skips silently is no bench.
