@@ -10,7 +10,7 @@
 import type { SopBundle } from '../../contract/compiled-sop.js';
 import type { AuditEntry, StoredRun } from '../../runtime/store/run-store.js';
 import { replay } from '../replay/replay.js';
-import { EXAMPLES } from './would-refuse.js';
+import { createRowTally } from './row-tally.js';
 
 export interface JudgedRow {
   readonly agent: string;
@@ -42,10 +42,7 @@ export function judgeUnmovedRuns(
   bundle: SopBundle,
   runs: readonly { readonly run: StoredRun; readonly audit: readonly AuditEntry[] }[],
 ): JudgedWalks {
-  const rows = new Map<
-    string,
-    { row: Omit<JudgedRow, 'count' | 'runs' | 'examples'>; count: number; runs: Set<string>; examples: JudgedRow['examples'][number][] }
-  >();
+  const rows = createRowTally<Omit<JudgedRow, 'count' | 'runs' | 'examples'>, JudgedRow['examples'][number]>();
   const skipped: { runId: string; why: string }[] = [];
   let judged = 0;
   let clean = 0;
@@ -60,35 +57,18 @@ export function judgeUnmovedRuns(
     const findings = outcome.report.findings.filter((finding) => finding.severity === 'error');
     if (findings.length === 0) clean += 1;
     for (const finding of findings) {
-      const key = JSON.stringify([run.agent, finding.node, finding.rule, finding.policy ?? null]);
-      let slot = rows.get(key);
-      if (slot === undefined) {
-        slot = {
-          row: {
-            agent: run.agent,
-            node: finding.node,
-            rule: finding.rule,
-            ...(finding.policy === undefined ? {} : { policy: finding.policy }),
-          },
-          count: 0,
-          runs: new Set(),
-          examples: [],
-        };
-        rows.set(key, slot);
-      }
-      slot.count += 1;
-      if (!slot.runs.has(run.runId) && slot.examples.length < EXAMPLES) {
-        slot.examples.push({ runId: run.runId, step: finding.step, reason: finding.message });
-      }
-      slot.runs.add(run.runId);
+      rows.add(
+        JSON.stringify([run.agent, finding.node, finding.rule, finding.policy ?? null]),
+        () => ({
+          agent: run.agent,
+          node: finding.node,
+          rule: finding.rule,
+          ...(finding.policy === undefined ? {} : { policy: finding.policy }),
+        }),
+        run.runId,
+        { runId: run.runId, step: finding.step, reason: finding.message },
+      );
     }
   }
-  const sorted = [...rows.values()]
-    .map(({ row, count, runs: seen, examples }) => ({ ...row, count, runs: seen.size, examples }))
-    .sort((a, b) => b.count - a.count || b.runs - a.runs || order(a).localeCompare(order(b)));
-  return { runs: judged, clean, skipped, rows: sorted };
-}
-
-function order(row: JudgedRow): string {
-  return `${row.agent} ${row.node ?? ''} ${row.rule}`;
+  return { runs: judged, clean, skipped, rows: rows.rows((row) => `${row.agent} ${row.node ?? ''} ${row.rule}`) };
 }

@@ -8,9 +8,7 @@
  * Pure: the runs and their audits in, the report out.
  */
 import type { AuditEntry, StoredRun } from '../../runtime/store/run-store.js';
-
-/** At most this many example runs per row. */
-export const EXAMPLES = 3;
+import { createRowTally } from './row-tally.js';
 
 export interface RolloutRow {
   readonly agent: string;
@@ -37,10 +35,7 @@ export interface RolloutReport {
 }
 
 export function rolloutReport(runs: readonly { readonly run: StoredRun; readonly audit: readonly AuditEntry[] }[]): RolloutReport {
-  const rows = new Map<
-    string,
-    { row: Omit<RolloutRow, 'count' | 'runs' | 'examples'>; count: number; runs: Set<string>; examples: RolloutRow['examples'][number][] }
-  >();
+  const rows = createRowTally<Omit<RolloutRow, 'count' | 'runs' | 'examples'>, RolloutRow['examples'][number]>();
   let calls = 0;
   for (const { run, audit } of runs) {
     // A change is audited twice (forwarding, then answered): one call, decided once. A read is audited once.
@@ -58,40 +53,23 @@ export function rolloutReport(runs: readonly { readonly run: StoredRun; readonly
       if (entry.tool !== 'load_graph') calls += 1;
       const held = heldBy(entry);
       if (held === undefined) continue;
-      const key = JSON.stringify([run.agent, entry.from, held.what, held.rule, held.policy ?? null, held.mode, held.decision]);
-      let slot = rows.get(key);
-      if (slot === undefined) {
-        slot = {
-          row: {
-            agent: run.agent,
-            node: entry.from,
-            what: held.what,
-            rule: held.rule,
-            ...(held.policy === undefined ? {} : { policy: held.policy }),
-            mode: held.mode,
-            decision: held.decision,
-          },
-          count: 0,
-          runs: new Set(),
-          examples: [],
-        };
-        rows.set(key, slot);
-      }
-      slot.count += 1;
-      if (!slot.runs.has(run.runId) && slot.examples.length < EXAMPLES) {
-        slot.examples.push({ runId: run.runId, seq: entry.seq, tool: entry.tool, reason: held.reason });
-      }
-      slot.runs.add(run.runId);
+      rows.add(
+        JSON.stringify([run.agent, entry.from, held.what, held.rule, held.policy ?? null, held.mode, held.decision]),
+        () => ({
+          agent: run.agent,
+          node: entry.from,
+          what: held.what,
+          rule: held.rule,
+          ...(held.policy === undefined ? {} : { policy: held.policy }),
+          mode: held.mode,
+          decision: held.decision,
+        }),
+        run.runId,
+        { runId: run.runId, seq: entry.seq, tool: entry.tool, reason: held.reason },
+      );
     }
   }
-  const sorted = [...rows.values()]
-    .map(({ row, count, runs: seen, examples }) => ({ ...row, count, runs: seen.size, examples }))
-    .sort((a, b) => b.count - a.count || b.runs - a.runs || key(a).localeCompare(key(b)));
-  return { runs: runs.length, calls, rows: sorted };
-}
-
-function key(row: RolloutRow): string {
-  return `${row.agent} ${row.node ?? ''} ${row.what} ${row.rule}`;
+  return { runs: runs.length, calls, rows: rows.rows((row) => `${row.agent} ${row.node ?? ''} ${row.what} ${row.rule}`) };
 }
 
 /** What held an entry back, or would have: from its detail (a domain call's, or a move's). */
