@@ -16,6 +16,7 @@ import { buildModel } from './model/build-model.js';
 import { deriveGraphFacts } from './model/graph-facts.js';
 import type { GraphFacts, SopModel } from './model/sop-model.js';
 import { type ParsedSop, parseSop } from './parse/parse-sop.js';
+import { parseYamlBlock, type ReadYaml } from './parse/yaml-block.js';
 import { hashSource } from '../contract/source-hash.js';
 
 export interface CompiledFile {
@@ -37,7 +38,13 @@ export interface CompiledSyntax {
   readonly parsed: ParsedSop | null;
 }
 
-export function compileSopWithSyntax(file: string, raw: string, sourceHash: string = hashSource(raw)): CompiledSyntax {
+/** @param readYaml reads the YAML blocks (the language server's reuses the blocks an edit left as they were) */
+export function compileSopWithSyntax(
+  file: string,
+  raw: string,
+  sourceHash: string = hashSource(raw),
+  readYaml: ReadYaml = parseYamlBlock,
+): CompiledSyntax {
   const failed = (diagnostic: Diagnostic): CompiledSyntax => ({
     compiled: { file, sourceHash, model: null, facts: null, diagnostics: [diagnostic] },
     parsed: null,
@@ -54,7 +61,7 @@ export function compileSopWithSyntax(file: string, raw: string, sourceHash: stri
   }
   try {
     const diagnostics = new BoundedDiagnostics();
-    const parsed = parseSop(file, raw, diagnostics);
+    const parsed = parseSop(file, raw, diagnostics, readYaml);
     const model = buildModel(parsed, sourceHash, diagnostics);
     const facts = model ? deriveGraphFacts(model) : null;
     if (model && facts) checkSop(model, facts, diagnostics);

@@ -10,7 +10,8 @@
  *   are published too, so a duplicate agent shows in both files. A markdown file outside the SOP folder is compiled
  *   on its own when it starts with a frontmatter (`---`), and left alone otherwise (a README is no SOP).
  * - Diagnostics follow a change at once when the document was quiet: the check starts as soon as the server is
- *   free, so an edit costs about one compile of its file (the bench measures it). Changes that arrive while a check
+ *   free, so an edit costs about one compile of its file (the bench measures it), and less: the compile reuses the
+ *   parse of every YAML block the edit left unchanged (`generator/parse/yaml/yaml-reuse.ts`). Changes that arrive while a check
  *   runs mean the author is typing: they are folded into one more check, made once the keys pause for 40 ms, so
  *   typing never queues a compile per key. Diagnostics of a version the editor has already replaced are not published.
  * - A request (hover, rename, …) compiles the document's current text if the check has not yet: it never waits for

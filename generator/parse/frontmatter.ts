@@ -13,7 +13,7 @@ import { quoted } from '../diagnostics/quoted.js';
 import { LIMITS } from '../limits.js';
 import { checkMcpServers } from './mcp-servers.js';
 import type { FrontmatterBlock } from './split-frontmatter.js';
-import { parseYamlBlock, type YamlBlock } from './yaml-block.js';
+import { parseYamlBlock, type ReadYaml, type YamlBlock } from './yaml-block.js';
 
 const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
 const IDENTIFIER_RULE = 'must match [a-z][a-z0-9_]* (lowercase, digits, underscores)';
@@ -101,7 +101,12 @@ export interface FrontmatterResult {
   readonly yaml: YamlBlock | null;
 }
 
-export function parseFrontmatter(file: string, block: FrontmatterBlock | null, sink: DiagnosticSink): FrontmatterResult {
+export function parseFrontmatter(
+  file: string,
+  block: FrontmatterBlock | null,
+  sink: DiagnosticSink,
+  readYaml: ReadYaml = parseYamlBlock,
+): FrontmatterResult {
   if (!block) {
     sink.push(diagnosticAt(file, 'SOP001', { line: 1, column: 1 }, 'The file has no YAML frontmatter.'));
     return { frontmatter: null, yaml: null };
@@ -120,7 +125,7 @@ export function parseFrontmatter(file: string, block: FrontmatterBlock | null, s
     );
     return { frontmatter: null, yaml: null };
   }
-  const { block: yaml, problems } = parseYamlBlock(block.yaml, block.firstLine);
+  const { block: yaml, problems } = readYaml(block.yaml, block.firstLine);
   for (const p of problems) {
     sink.push(
       p.kind === 'limit'

@@ -19,7 +19,7 @@ import { type ConditionForm, type ConditionSyntax, parseCondition } from './cond
 import type { CodeBlock, MarkdownBlock } from './markdown/block.js';
 import { codeContentStart, headingText, spanOf, type MarkdownSection } from './markdown-sections.js';
 import type { SourceText } from './source-text.js';
-import { parseYamlBlock, type YamlBlock, type YamlProblem } from './yaml-block.js';
+import { parseYamlBlock, type ReadYaml, type YamlBlock, type YamlProblem } from './yaml-block.js';
 
 /** A node's `max_visits`, with its own escalation node (`escalate_to`) or null for the SOP's `escalation_node`. */
 export interface ParsedVisitLimit {
@@ -184,6 +184,7 @@ export function parseNodePrompts(
   section: MarkdownSection,
   sink: DiagnosticSink,
   toolNames: readonly string[] = [],
+  readYaml: ReadYaml = parseYamlBlock,
 ): NodePromptsResult {
   const tools = new Set(toolNames);
   const hasHeadings = section.children.some((c) => c.kind === 'heading' && c.depth === 3);
@@ -199,8 +200,8 @@ export function parseNodePrompts(
     );
     return { form: 'headings', prompts: [] };
   }
-  if (hasHeadings) return fromHeadings(source, section, sink, tools);
-  if (mapBlock) return fromYamlMap(source, mapBlock, sink, tools);
+  if (hasHeadings) return fromHeadings(source, section, sink, tools, readYaml);
+  if (mapBlock) return fromYamlMap(source, mapBlock, sink, tools, readYaml);
   sink.push(
     diagnosticAt(
       source.file,
@@ -212,7 +213,13 @@ export function parseNodePrompts(
   return { form: 'none', prompts: [] };
 }
 
-function fromHeadings(source: SourceText, section: MarkdownSection, sink: DiagnosticSink, tools: ReadonlySet<string>): NodePromptsResult {
+function fromHeadings(
+  source: SourceText,
+  section: MarkdownSection,
+  sink: DiagnosticSink,
+  tools: ReadonlySet<string>,
+  readYaml: ReadYaml,
+): NodePromptsResult {
   const prompts: ParsedPrompt[] = [];
   const children = section.children;
   for (let i = 0; i < children.length; i++) {
@@ -227,7 +234,8 @@ function fromHeadings(source: SourceText, section: MarkdownSection, sink: Diagno
     if (first?.kind === 'code' && first.lang === 'yaml') {
       textStart = first.end.offset;
       const at = codeContentStart(first);
-      meta = readMeta(source.file, first.value, at.line, at.column, headingMetaSchema, HEADING_KEYS, [], sink, tools);
+      const { block, problems } = readYaml(first.value, at.line, at.column);
+      meta = readMeta(source.file, block, problems, headingMetaSchema, HEADING_KEYS, [], sink, tools);
     }
     prompts.push({
       nodeId: headingText(heading),
@@ -268,9 +276,15 @@ function hasNodePromptsKey(yaml: string): boolean {
   return false;
 }
 
-function fromYamlMap(source: SourceText, code: CodeBlock, sink: DiagnosticSink, tools: ReadonlySet<string>): NodePromptsResult {
+function fromYamlMap(
+  source: SourceText,
+  code: CodeBlock,
+  sink: DiagnosticSink,
+  tools: ReadonlySet<string>,
+  readYaml: ReadYaml,
+): NodePromptsResult {
   const at = codeContentStart(code);
-  const { block, problems } = parseYamlBlock(code.value, at.line, at.column);
+  const { block, problems } = readYaml(code.value, at.line, at.column);
   for (const p of problems) sink.push(yamlProblem(source.file, p, 'The node_prompts block'));
   if (problems.length > 0) return { form: 'yaml-map', prompts: [] };
   const root = block.value as Record<string, unknown> | null;
@@ -345,16 +359,14 @@ interface Meta {
 
 function readMeta(
   file: string,
-  text: string,
-  line: number,
-  column: number,
+  block: YamlBlock,
+  problems: readonly YamlProblem[],
   schema: z.ZodType,
   keys: readonly string[],
   path: readonly (string | number)[],
   sink: DiagnosticSink,
   tools: ReadonlySet<string>,
 ): Meta | null {
-  const { block, problems } = parseYamlBlock(text, line, column);
   for (const p of problems) sink.push(yamlProblem(file, p, "The node's yaml block"));
   if (problems.length > 0) return null;
   return readMetaValue(file, block, block.value ?? {}, schema, keys, path, sink, tools);

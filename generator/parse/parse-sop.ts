@@ -20,7 +20,7 @@ import { type MentionCandidate, scanMentions } from './mentions.js';
 import { parseNodePrompts, type NodePromptsResult } from './node-prompts.js';
 import { splitFrontmatter } from './split-frontmatter.js';
 import { sourceText, type SourceText } from './source-text.js';
-import type { YamlBlock } from './yaml-block.js';
+import { parseYamlBlock, type ReadYaml, type YamlBlock } from './yaml-block.js';
 
 export interface ParsedFlowchart {
   readonly source: string;
@@ -44,11 +44,14 @@ export interface ParsedSop {
   readonly mentions: readonly MentionCandidate[];
 }
 
-/** Parses one file; the diagnostics found on the way go to `sink`. */
-export function parseSop(file: string, raw: string, sink: DiagnosticSink): ParsedSop {
+/**
+ * Parses one file; the diagnostics found on the way go to `sink`. `readYaml` reads its YAML blocks (an editor's
+ * compile reuses the blocks an edit left unchanged: `yaml/yaml-reuse.ts`).
+ */
+export function parseSop(file: string, raw: string, sink: DiagnosticSink, readYaml: ReadYaml = parseYamlBlock): ParsedSop {
   const source = sourceText(file, raw);
   const split = splitFrontmatter(source);
-  const fm = parseFrontmatter(file, split.frontmatter, sink);
+  const fm = parseFrontmatter(file, split.frontmatter, sink, readYaml);
 
   const outline = parseMarkdownOutline(source, split.body);
   if (outline.stopped) {
@@ -81,7 +84,7 @@ export function parseSop(file: string, raw: string, sink: DiagnosticSink): Parse
   const flowchart = readFlowchart(source, flowchartSection, missingAt, sink);
 
   let prompts: NodePromptsResult = { form: 'none', prompts: [] };
-  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink, fm.frontmatter?.tools ?? []);
+  if (promptsSection) prompts = parseNodePrompts(source, promptsSection, sink, fm.frontmatter?.tools ?? [], readYaml);
   else {
     sink.push(
       diagnosticAt(

@@ -48,21 +48,50 @@ export interface YamlProblem {
 /** Syntax problems of one block reported one by one; the rest are counted in one more. */
 const SYNTAX_PROBLEMS_SHOWN = 20;
 
+/** Reads one YAML block of a `.md` file: `parseYamlBlock`, or a reader reusing earlier parses (`yaml/yaml-reuse.ts`). */
+export type ReadYaml = (text: string, firstLine: number, column?: number) => { block: YamlBlock; problems: readonly YamlProblem[] };
+
+/** A problem of a block at offsets in its text. */
+interface YamlParseProblem {
+  readonly kind: YamlProblem['kind'];
+  readonly message: string;
+  readonly start: number;
+  readonly end: number;
+}
+
+/**
+ * A block parsed apart from its place in the file: every position is an offset in its text, placed by `placeYaml`. It
+ * depends on the text alone, so the language server reuses it for a block an edit left as it was, wherever it moved.
+ * Its data is frozen: whoever reads it shares it with every compile that reuses it.
+ */
+export interface YamlParse {
+  readonly text: string;
+  /** Null when the block was refused before it was composed (a limit). */
+  readonly doc: Document.Parsed | null;
+  readonly lineCounter: LineCounter;
+  readonly value: unknown;
+  readonly problems: readonly YamlParseProblem[];
+  /** Per map of `doc`, its pairs by key, indexed when first asked. */
+  readonly pairsByKey: Map<unknown, Map<string, Pair>>;
+}
+
 /**
  * @param text the block's text
  * @param firstLine the `.md` line of the block's first line
  * @param column the `.md` column where block lines start (1 unless the block is indented)
  */
-export function parseYamlBlock(text: string, firstLine: number, column = 1): { block: YamlBlock; problems: readonly YamlProblem[] } {
+export const parseYamlBlock: ReadYaml = (text, firstLine, column = 1) => placeYaml(parseYamlText(text), firstLine, column);
+
+/** Parses a block's text; positions stay offsets in it. */
+export function parseYamlText(text: string): YamlParse {
   const lineCounter = new LineCounter();
-  const toPos = (offset: number) => {
-    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
-    return { line: firstLine + p.line - 1, column: column + p.col - 1 };
-  };
-  const spanAt = (start: number, end: number): SourceSpan => ({ start: toPos(start), end: toPos(end) });
-  const refused = (message: string, start: number, end: number) => ({
-    block: emptyBlock(spanAt(0, 0)),
-    problems: [{ kind: 'limit' as const, message, span: spanAt(start, end) }],
+  const refused = (message: string, start: number, end: number): YamlParse => ({
+    text,
+    doc: null,
+    lineCounter,
+    value: null,
+    problems: [{ kind: 'limit', message, start, end }],
+    pairsByKey: new Map(),
   });
 
   if (text.length > LIMITS.yamlCharacters) {
@@ -89,27 +118,37 @@ export function parseYamlBlock(text: string, firstLine: number, column = 1): { b
     return refused(`This YAML nests more than ${LIMITS.yamlDepth} levels deep.`, deepest.offset, deepest.offset + 1);
   }
   // The first few syntax problems say what is wrong; a line of stray quotes can make a hundred thousand.
-  const problems: YamlProblem[] = doc.errors.slice(0, SYNTAX_PROBLEMS_SHOWN).map((error) => ({
-    kind: 'syntax',
-    message: error.message.split('\n')[0] ?? error.message,
-    span: spanAt(error.pos[0], error.pos[1]),
-  }));
+  const problems: YamlParseProblem[] = doc.errors
+    .slice(0, SYNTAX_PROBLEMS_SHOWN)
+    .map((error) => ({ kind: 'syntax', message: error.message.split('\n')[0] ?? error.message, start: error.pos[0], end: error.pos[1] }));
   const unshown = doc.errors.length - problems.length;
   if (unshown > 0) {
     const last = doc.errors.at(-1)!;
     const message = `… and ${unshown.toLocaleString('en')} more YAML syntax problems in this block.`;
-    problems.push({ kind: 'syntax', message, span: spanAt(last.pos[0], last.pos[1]) });
+    problems.push({ kind: 'syntax', message, start: last.pos[0], end: last.pos[1] });
   }
   let value: unknown = null;
   if (problems.length === 0) {
     const plain = yamlToPlain(doc);
-    for (const p of plain.problems) problems.push({ kind: p.kind, message: p.message, span: spanAt(p.start, p.end) });
-    value = plain.value;
+    for (const p of plain.problems) problems.push({ kind: p.kind, message: p.message, start: p.start, end: p.end });
+    value = deepFreeze(plain.value);
   }
+  return { text, doc, lineCounter, value, problems, pairsByKey: new Map() };
+}
+
+/** The parsed block at its place in the `.md` file: spans of the file, problems at them. */
+export function placeYaml(parse: YamlParse, firstLine: number, column = 1): { block: YamlBlock; problems: readonly YamlProblem[] } {
+  const { text, doc, lineCounter, pairsByKey } = parse;
+  const toPos = (offset: number) => {
+    const p = lineCounter.linePos(Math.max(0, Math.min(offset, text.length)));
+    return { line: firstLine + p.line - 1, column: column + p.col - 1 };
+  };
+  const spanAt = (start: number, end: number): SourceSpan => ({ start: toPos(start), end: toPos(end) });
+  const problems = parse.problems.map((p): YamlProblem => ({ kind: p.kind, message: p.message, span: spanAt(p.start, p.end) }));
+  if (doc === null) return { block: emptyBlock(spanAt(0, 0)), problems };
 
   const whole = spanAt(0, text.length);
   const spanOfNode = (node: YamlNode | null | undefined): SourceSpan => (node?.range ? spanAt(node.range[0], node.range[1]) : whole);
-  const pairsByKey = new Map<unknown, Map<string, Pair>>();
   const pairOf = (map: { items: Pair[] }, key: string): Pair | undefined => {
     let index = pairsByKey.get(map);
     if (!index) {
@@ -143,7 +182,7 @@ export function parseYamlBlock(text: string, firstLine: number, column = 1): { b
   };
 
   const block: YamlBlock = {
-    value,
+    value: parse.value,
     spanOf(path, options) {
       const found = walk(path);
       if (found.complete && options?.key && found.pair?.key) return spanOfNode(found.pair.key as YamlNode);
@@ -200,6 +239,15 @@ function withoutStackTraces<T>(parse: () => T): T {
   } finally {
     Error.stackTraceLimit = limit;
   }
+}
+
+/** Freezes plain data (maps, lists, scalars from `yamlToPlain`) all the way down. */
+function deepFreeze(value: unknown): unknown {
+  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const item of Object.values(value)) deepFreeze(item);
+  }
+  return value;
 }
 
 function emptyBlock(at: SourceSpan): YamlBlock {

@@ -6,10 +6,19 @@
  */
 import { hashSource } from '../../contract/source-hash.js';
 import { type CompiledSyntax, compileSopWithSyntax } from '../compile-sop.js';
+import { reuseYaml, type YamlParses } from '../parse/yaml/yaml-reuse.js';
 
 /** The compiled file, and the parse its model was built from (null when refused before parsing, or on a compiler bug). */
-export type DocumentBuild = CompiledSyntax;
+export interface DocumentBuild extends CompiledSyntax {
+  /** Its YAML blocks parsed, for the next compile of the file. */
+  readonly yaml: YamlParses;
+}
 
-export function compileDocument(file: string, text: string, sourceHash: string = hashSource(text)): DocumentBuild {
-  return compileSopWithSyntax(file, text, sourceHash);
+/**
+ * @param previous the YAML blocks of the file's previous compile: the blocks whose text is unchanged are placed from
+ *   them, not parsed again (`yaml-reuse.ts`)
+ */
+export function compileDocument(file: string, text: string, sourceHash: string = hashSource(text), previous?: YamlParses): DocumentBuild {
+  const yaml = reuseYaml(previous);
+  return { ...compileSopWithSyntax(file, text, sourceHash, yaml.read), yaml: yaml.parses };
 }

@@ -89,7 +89,7 @@ export function openProject(layout: ProjectLayout): SopProject {
       const hit = cache.get(file);
       if (hit?.sourceHash === sourceHash && hit.document !== undefined) return hit.document;
       const { compileDocument } = await import('./compile-document.js');
-      const document = compileDocument(file, text, sourceHash);
+      const document = compileDocument(file, text, sourceHash, hit?.document?.yaml);
       cache.set(file, { sourceHash, compiled: document.compiled, document });
       return document;
     },
