@@ -18,7 +18,7 @@ import { QUESTION_LIFETIME_MS } from '../../contract/run/call.js';
 import { createLruMap } from '../support/lru-map.js';
 import type { CallQuestion, Caller, SessionService } from '../service/session-service.js';
 import { principalOf } from './auth.js';
-import { type PlainToolCall, toolCallReply } from './plain-tool-call.js';
+import { type PlainToolCall, toolCallReply } from '../mcp/tool-call-reply.js';
 
 export interface AskingOptions {
   /** How long the user may take to answer (default: as long as the question is good for, 10 minutes). */

@@ -11,30 +11,20 @@
  * both to get here), and a tool call here never streams (the server sends no progress; a gateway session that can be
  * asked mid-call goes to `asking-tool-call.ts`).
  */
-import { type JSONRPCMessage, type JSONRPCResponse, ProtocolError, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { type CallQuestion, type Caller, isQuestion, type SessionService } from '../service/session-service.js';
-import type { CallRequest } from '../service/tracing.js';
+import { carriesEnvelope, type PlainToolCall, toolCallReply } from '../mcp/tool-call-reply.js';
+import type { Caller, SessionService } from '../service/session-service.js';
 import { principalOf } from './auth.js';
-import { INTERNAL_ERROR } from './json-rpc-error.js';
 
-/** The `_meta` keys of the 2026-07-28 request envelope all start so. */
-const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
 const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
-
-export interface PlainToolCall {
-  readonly id: string | number;
-  readonly name: string;
-  readonly arguments: unknown;
-  readonly meta: Record<string, unknown> | undefined;
-}
 
 /** The call, when this request is a plain 2025-era `tools/call` (already screened: its params fit the method). */
 export function plainToolCall(req: Request, message: JSONRPCMessage): PlainToolCall | undefined {
   if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
   const params = message.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
   const meta = params._meta;
-  if (meta !== undefined && Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return undefined;
+  if (carriesEnvelope(meta)) return undefined;
   const headers = req.headers;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
   const version = headers['mcp-protocol-version'];
@@ -60,25 +50,4 @@ export async function answerPlainToolCall(
   // canAsk is false, so the service never asks a question here.
   if ('question' in reply) throw new Error('a tool call that cannot ask was answered with a question');
   res.status(200).json(reply);
-}
-
-/** The JSON-RPC response to the call (a result or an error), or the question the service asks first. */
-export async function toolCallReply(
-  service: SessionService,
-  call: PlainToolCall,
-  caller: Caller,
-  request: Pick<CallRequest, 'canAsk' | 'answer'>,
-): Promise<JSONRPCResponse | CallQuestion> {
-  try {
-    const answer = await service.callTool(call.name, call.arguments, caller, { meta: call.meta, requestId: call.id, ...request });
-    if (isQuestion(answer)) return answer;
-    return { jsonrpc: '2.0', id: call.id, result: answer };
-  } catch (error) {
-    const known = error instanceof ProtocolError;
-    if (!known) service.logger.error('MCP request', error);
-    const code = known ? error.code : INTERNAL_ERROR;
-    const message = known ? error.message : 'Internal error';
-    const data = known && error.data !== undefined ? { data: error.data } : {};
-    return { jsonrpc: '2.0', id: call.id, error: { code, message, ...data } };
-  }
 }

@@ -7,7 +7,8 @@
  * Both protocol eras on one pipe: the SDK's `serveStdio` entry reads the opening message (a 2025-era
  * `initialize`, or a 2026-07-28 request carrying its `_meta` envelope, `server/discover` included) and pins the
  * connection to a server shell of that era; everything after passes straight through. The connection is a
- * long-lived channel in both eras, so the server can ask the user mid-call (elicitation) in both.
+ * long-lived channel in both eras, so the server can ask the user mid-call (elicitation) in both. Once a 2025-era
+ * client has finished its handshake, its plain tool calls skip the SDK's per-request serving (`plain-calls.ts`).
  */
 import type { Readable, Writable } from 'node:stream';
 import { serveStdio as serveStdioEntry } from '@modelcontextprotocol/server/stdio';
@@ -15,6 +16,7 @@ import { guardTransport } from '../mcp/message-guard.js';
 import { createServerFactory, type ServerFactory } from '../mcp/server-factory.js';
 import type { SessionService } from '../service/session-service.js';
 import { createLineTransport } from './line-transport.js';
+import { answerPlainCalls } from './plain-calls.js';
 
 export interface StdioServeOptions {
   readonly service: SessionService;
@@ -26,6 +28,11 @@ export interface StdioServeOptions {
   readonly principal?: string;
   /** Largest accepted message in bytes (default 4 MiB). */
   readonly maxMessageBytes?: number;
+  /**
+   * Answer a handshaken 2025-era client's plain `tools/call` from the service directly (`plain-calls.ts`; default
+   * true). False: every message goes through the SDK (the tests compare both ways).
+   */
+  readonly answerPlainCalls?: boolean;
 }
 
 export interface SopStdioServer {
@@ -57,13 +64,18 @@ export async function serveStdio(options: StdioServeOptions): Promise<SopStdioSe
   // The factory runs once for the connection (and once more for a `server/discover` probe, which a 2026-07-28
   // client sends first): every shell it makes serves the same caller. The entry owns and starts the transport.
   const shells: ReturnType<ServerFactory>[] = [];
+  const guarded = guardTransport(lines, service.logger);
+  const transport =
+    options.answerPlainCalls === false
+      ? guarded
+      : answerPlainCalls(guarded, { service, caller: { principal, sessionId, channel: 'connection' } });
   const handle = serveStdioEntry(
     () => {
       const shell = serverFor({ principal, sessionId, channel: 'connection' });
       shells.push(shell);
       return shell;
     },
-    { transport: guardTransport(lines, service.logger), onerror: (error) => service.logger.error('stdio transport', error) },
+    { transport, onerror: (error) => service.logger.error('stdio transport', error) },
   );
   // A gateway's tool list follows its domain servers: tell the client (a 2025-era connection directly, a 2026-07-28
   // one on its subscriptions/listen stream, which the entry routes). The discarded probe shell just fails.

@@ -3,6 +3,8 @@
  * example retail server (its database in a temp file through `RETAIL_TOOLS_DB`), and official SDK clients:
  *   - stdio, a 2026-07-28 client (v2) whose user answers yes: the seed walkthrough with every domain call at its
  *     step succeeds, asking the user before each of the three changes, and the database shows exactly them;
+ *   - stdio, a 2025-era client (v1) that declared elicitation: the same, asked through the SDK's elicitation
+ *     request (its tool calls skip the direct path plain calls take, which cannot ask);
  *   - stdio, a 2025-era client (v1): a domain server's tools/list_changed reaches it;
  *   - Streamable HTTP, a 2025-era client (v1, which cannot be asked mid-call over HTTP): the same walkthrough with
  *     the confirmation steps standing in; `sop runs show` lists every domain call with the rule that decided it.
@@ -71,6 +73,36 @@ describe('sop serve --gateway over stdio', () => {
     });
     await client.connect(
       new StdioV2({
+        command: process.execPath,
+        args: [CLI, ...GATEWAY_ARGS],
+        cwd: PROJECT_ROOT,
+        env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: db },
+        stderr: 'pipe',
+      }),
+    );
+    try {
+      const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: false });
+      expect(asked.map((message) => message.match(/asks to call (\w+)/)?.[1])).toEqual([
+        'modify_pending_order_address',
+        'modify_user_address',
+        'exchange_delivered_order_items',
+      ]);
+      expectWalkthroughChanges(db, result);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('plays it for a 2025-era client that declared elicitation, asking its user before each change (its calls go the SDK way)', async () => {
+    const db = join(dir, 'stdio-v1.json');
+    const asked: string[] = [];
+    const client = new ClientV1({ name: 'e2e', version: '0' }, { capabilities: { elicitation: {} } });
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params.message);
+      return { action: 'accept', content: { confirm: true } };
+    });
+    await client.connect(
+      new StdioV1({
         command: process.execPath,
         args: [CLI, ...GATEWAY_ARGS],
         cwd: PROJECT_ROOT,
