@@ -1,5 +1,8 @@
 /**
- * Row 14: what the gateway costs (`sop serve --gateway`, the retail SOP, the example retail server over stdio
+ * Row 14 (since 2026-11-28 the gateway answers a 2025-era client's plain calls without the SDK's per-request serving,
+ * which the proxy keeps, so the first ratio is what a user pays over the proxy rather than the gateway's own work
+ * alone: that, timed inside the gateway, is 35–40 µs a call, the serving it no longer does about 40):
+ * what the gateway costs (`sop serve --gateway`, the retail SOP, the example retail server over stdio
  * upstream; all in the repository, as `npm start -- --gateway` runs it):
  *   - a domain call through the gateway ÷ the same call through a bare forwarding proxy on the same SDK
  *     (`bench/floors/forward-proxy.ts`: it checks nothing, keeps no run, audits nothing), both over stdio with the SDK
