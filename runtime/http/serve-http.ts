@@ -54,6 +54,10 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 export interface HttpServeOptions {
   readonly service: SessionService;
+  /**
+   * Defaults to the toolkit's own shell. A factory of the app's own serves every message, tool calls included: the
+   * direct paths (`plain-tool-call.ts`, `asking-tool-call.ts`) give the toolkit's shell's answers only.
+   */
   readonly serverFactory?: ServerFactory;
   /** Interface to bind; default 127.0.0.1. Any other than loopback needs `auth`. */
   readonly host?: string;
@@ -116,7 +120,7 @@ export async function serveHttp(options: HttpServeOptions): Promise<SopHttpServe
       res.status(202).end();
       return;
     }
-    const call = plainToolCall(req, screened.message);
+    const call = options.serverFactory === undefined ? plainToolCall(req, screened.message) : undefined;
     if (call === undefined) return answer(req, res, screened.message);
     if (sessionId !== undefined && !(await service.hasSession(sessionId, principalOf(req)))) return unknownSession(res);
     if (sessionId !== undefined && asking.canAsk(sessionId)) return asking.answer(req, res, call, sessionId);

@@ -20,7 +20,10 @@ import { answerPlainCalls } from './plain-calls.js';
 
 export interface StdioServeOptions {
   readonly service: SessionService;
-  /** Defaults to one made for this connection. */
+  /**
+   * Defaults to one made for this connection. A factory of the app's own serves every message, tool calls included
+   * (the direct path below is for the toolkit's own shell, whose answers it gives).
+   */
   readonly serverFactory?: ServerFactory;
   readonly stdin?: Readable;
   readonly stdout?: Writable;
@@ -30,7 +33,7 @@ export interface StdioServeOptions {
   readonly maxMessageBytes?: number;
   /**
    * Answer a handshaken 2025-era client's plain `tools/call` from the service directly (`plain-calls.ts`; default
-   * true). False: every message goes through the SDK (the tests compare both ways).
+   * true unless `serverFactory` is given). False: every message goes through the SDK (the tests compare both ways).
    */
   readonly answerPlainCalls?: boolean;
 }
@@ -66,7 +69,7 @@ export async function serveStdio(options: StdioServeOptions): Promise<SopStdioSe
   const shells: ReturnType<ServerFactory>[] = [];
   const guarded = guardTransport(lines, service.logger);
   const transport =
-    options.answerPlainCalls === false
+    options.answerPlainCalls === false || options.serverFactory !== undefined
       ? guarded
       : answerPlainCalls(guarded, { service, caller: { principal, sessionId, channel: 'connection' } });
   const handle = serveStdioEntry(

@@ -3,6 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serveHttp, type SessionService, type SopHttpServer } from '../../../runtime/index.js';
+import { createServerFactory } from '../../../runtime/mcp/server-factory.js';
 import { callTool, fixtureService } from '../helpers/mcp-client.js';
 import { initializeBody, MCP_HEADERS, rawRequest } from '../helpers/raw-http.js';
 
@@ -139,6 +140,38 @@ describe('Streamable HTTP', () => {
     expect((await call({ 'mcp-protocol-version': '1999-01-01' })).status).toBe(400);
     // A session that does not exist is 404 before any tool runs.
     expect((await call({ 'mcp-session-id': 'no-such-session' })).status).toBe(404);
+  });
+
+  it("leaves every tool call to an app's own server factory: its shell answers, not the direct path", async () => {
+    const appService = fixtureService();
+    const toolkitShell = createServerFactory(appService);
+    const appServer = await serveHttp({
+      service: appService,
+      host: '127.0.0.1',
+      port: 0,
+      serverFactory: (caller) => {
+        const shell = toolkitShell(caller);
+        shell.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text' as const, text: 'answered by the app' }] }));
+        return shell;
+      },
+    });
+    try {
+      const plain = await rawRequest(appServer.url, {
+        headers: { ...MCP_HEADERS, host: new URL(appServer.url).host, 'mcp-protocol-version': '2025-06-18' },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 12,
+          method: 'tools/call',
+          params: { name: 'load_graph', arguments: { agent: 'support_desk' } },
+        }),
+      });
+      expect(plain.status).toBe(200);
+      expect(plain.body).toContain('answered by the app');
+      expect(plain.body).not.toContain('run_id');
+    } finally {
+      await appServer.close();
+      await appService.close();
+    }
   });
 
   it('answers an unknown tool with JSON-RPC -32602 over HTTP too', async () => {

@@ -6,10 +6,12 @@
  *     a tool error, arguments that do not fit, an unknown tool, a trace context in `_meta`);
  *   - which way took a call shows in what the service was told: the SDK's way says the user can be asked when the
  *     client declared elicitation, this one never does. Calls before the handshake is done go the SDK's way;
- *   - a call the client cancels before its answer is ready gets no answer, and the conversation goes on.
+ *   - a call the client cancels before its answer is ready gets no answer, and the conversation goes on;
+ *   - an app that serves through a server factory of its own has every call answered by its shell.
  */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
+import { createServerFactory, type ServerFactory } from '../../../runtime/mcp/server-factory.js';
 import type { CallRequest } from '../../../runtime/service/tracing.js';
 import type { SessionService } from '../../../runtime/service/session-service.js';
 import { serveStdio } from '../../../runtime/stdio/serve-stdio.js';
@@ -18,7 +20,7 @@ import { fixtureService } from '../helpers/mcp-client.js';
 type Message = { jsonrpc: '2.0'; id?: number; method?: string; params?: unknown; result?: any; error?: any };
 
 /** A stdio server in this process, on the streams a test writes and reads. */
-async function connect(service: SessionService, answerPlainCalls: boolean) {
+async function connect(service: SessionService, answerPlainCalls: boolean, serverFactory?: ServerFactory) {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   const received: Message[] = [];
@@ -30,7 +32,7 @@ async function connect(service: SessionService, answerPlainCalls: boolean) {
       partial = partial.slice(end + 1);
     }
   });
-  const server = await serveStdio({ service, stdin, stdout, answerPlainCalls });
+  const server = await serveStdio({ service, stdin, stdout, answerPlainCalls, ...(serverFactory === undefined ? {} : { serverFactory }) });
   const send = (message: object) => stdin.write(`${JSON.stringify(message)}\n`);
   const answerTo = async (id: number): Promise<Message> => {
     for (let waited = 0; waited < 10_000; waited += 5) {
@@ -156,5 +158,21 @@ describe('plain tool calls over stdio', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(conversation.received.filter((m) => m.id === 2)).toEqual([]);
     await conversation.close();
+  });
+
+  it("are left to an app's own server factory: its shell answers every call", async () => {
+    const { service, told } = recordingService();
+    const toolkitShell = createServerFactory(service);
+    const appShell: ServerFactory = (caller) => {
+      const shell = toolkitShell(caller);
+      shell.setRequestHandler('tools/call', async () => ({ content: [{ type: 'text' as const, text: 'answered by the app' }] }));
+      return shell;
+    };
+    const conversation = await connect(service, true, appShell);
+    await conversation.handshake();
+    const answer = await conversation.call(1, 'load_graph', { agent: 'support_desk' });
+    await conversation.close();
+    expect(answer.result?.content).toEqual([{ type: 'text', text: 'answered by the app' }]);
+    expect(told).toEqual([]);
   });
 });
