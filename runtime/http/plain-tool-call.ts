@@ -13,7 +13,7 @@
  */
 import { type JSONRPCMessage, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
 import type { Request, Response } from 'express';
-import { carriesEnvelope, type PlainToolCall, toolCallReply } from '../mcp/tool-call-reply.js';
+import { type PlainToolCall, plainToolCallOf, toolCallReply } from '../mcp/tool-call-reply.js';
 import type { Caller, SessionService } from '../service/session-service.js';
 import { principalOf } from './auth.js';
 
@@ -21,17 +21,15 @@ const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS
 
 /** The call, when this request is a plain 2025-era `tools/call` (already screened: its params fit the method). */
 export function plainToolCall(req: Request, message: JSONRPCMessage): PlainToolCall | undefined {
-  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
-  const params = message.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
-  const meta = params._meta;
-  if (carriesEnvelope(meta)) return undefined;
+  const call = plainToolCallOf(message);
+  if (call === undefined) return undefined;
   const headers = req.headers;
   if (headers['mcp-method'] !== undefined || headers['mcp-name'] !== undefined) return undefined;
   const version = headers['mcp-protocol-version'];
   if (version !== undefined && (typeof version !== 'string' || !LEGACY_VERSIONS.has(version))) return undefined;
   const accept = headers.accept;
   if (accept === undefined || !accept.includes('application/json') || !accept.includes('text/event-stream')) return undefined;
-  return { id: message.id, name: params.name, arguments: params.arguments, meta };
+  return call;
 }
 
 /**

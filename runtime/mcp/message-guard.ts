@@ -24,6 +24,7 @@ import {
 import { type JSONRPCMessage, ProtocolErrorCode as ErrorCode, type Transport } from '@modelcontextprotocol/server';
 import type { z } from 'zod';
 import type { Logger } from '../support/logger.js';
+import { relayTransport } from './relay-transport.js';
 import { describeIssues } from '../tools/tool-schemas.js';
 
 /** A JSON-RPC error the transport writes itself (`id` null when the message had none it could read). */
@@ -121,19 +122,7 @@ export function parseError(detail: string): ErrorReply {
 
 /** `inner` with every outgoing error made one line; internal errors logged in full and answered briefly. */
 export function guardTransport(inner: Transport, logger: Logger): Transport {
-  const guarded: Transport = {
-    start: () => inner.start(),
-    close: () => inner.close(),
-    send: (message, options) => inner.send(oneLineErrors(message, logger), options),
-    get sessionId() {
-      return inner.sessionId;
-    },
-    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
-  };
-  inner.onmessage = (message, extra) => guarded.onmessage?.(message, extra);
-  inner.onclose = () => guarded.onclose?.();
-  inner.onerror = (error) => guarded.onerror?.(error);
-  return guarded;
+  return relayTransport(inner, { send: (message, options) => inner.send(oneLineErrors(message, logger), options) });
 }
 
 function oneLineErrors(message: JSONRPCMessage, logger: Logger): JSONRPCMessage {

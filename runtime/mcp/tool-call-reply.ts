@@ -5,17 +5,12 @@
  * requests skip the SDK's per-request serving and get the same answer. The service commits before it answers, so a
  * response is made only after the call's state change is stored.
  */
-import { type JSONRPCResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { type JSONRPCMessage, type JSONRPCResponse, ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
 import { type CallQuestion, type Caller, isQuestion, type SessionService } from '../service/session-service.js';
 import type { CallRequest } from '../service/tracing.js';
 
 /** The `_meta` keys of the 2026-07-28 request envelope all start so. */
 const ENVELOPE_PREFIX = 'io.modelcontextprotocol/';
-
-/** Whether a request's `_meta` holds the 2026-07-28 envelope (such a request is the SDK's to serve). */
-export function carriesEnvelope(meta: Record<string, unknown> | undefined): boolean {
-  return meta !== undefined && Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX));
-}
 
 /** A `tools/call` as its request names it. */
 export interface PlainToolCall {
@@ -23,6 +18,18 @@ export interface PlainToolCall {
   readonly name: string;
   readonly arguments: unknown;
   readonly meta: Record<string, unknown> | undefined;
+}
+
+/**
+ * The call, when the message (already screened: its params fit its method) is a `tools/call` request without the
+ * 2026-07-28 envelope in its `_meta` (such a request is the SDK's to serve).
+ */
+export function plainToolCallOf(message: JSONRPCMessage): PlainToolCall | undefined {
+  if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
+  const params = message.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
+  const meta = params._meta;
+  if (meta !== undefined && Object.keys(meta).some((key) => key.startsWith(ENVELOPE_PREFIX))) return undefined;
+  return { id: message.id, name: params.name, arguments: params.arguments, meta };
 }
 
 /** The JSON-RPC response to the call (a result or an error), or the question the service asks first. */

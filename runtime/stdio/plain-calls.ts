@@ -12,8 +12,9 @@
  * written through the same guarded transport. A call the client cancels (`notifications/cancelled`) before its answer
  * is ready gets none, as from the SDK.
  */
-import type { JSONRPCMessage, Transport } from '@modelcontextprotocol/server';
-import { carriesEnvelope, type PlainToolCall, toolCallReply } from '../mcp/tool-call-reply.js';
+import type { Transport } from '@modelcontextprotocol/server';
+import { relayTransport } from '../mcp/relay-transport.js';
+import { type PlainToolCall, plainToolCallOf, toolCallReply } from '../mcp/tool-call-reply.js';
 import type { Caller, SessionService } from '../service/session-service.js';
 
 export interface PlainCallsOptions {
@@ -43,40 +44,23 @@ export function answerPlainCalls(inner: Transport, { service, caller }: PlainCal
       .finally(() => inFlight.delete(call.id));
   };
 
-  const takes = (message: JSONRPCMessage): PlainToolCall | undefined => {
-    if (!handshaken || (service.gateway && clientElicits)) return undefined;
-    if (!('method' in message) || message.method !== 'tools/call' || !('id' in message)) return undefined;
-    const params = message.params as { name: string; arguments?: unknown; _meta?: Record<string, unknown> };
-    if (carriesEnvelope(params._meta)) return undefined;
-    return { id: message.id, name: params.name, arguments: params.arguments, meta: params._meta };
-  };
-
-  const outer: Transport = {
-    start: () => inner.start(),
-    close: () => inner.close(),
-    send: (message, options) => inner.send(message, options),
-    get sessionId() {
-      return inner.sessionId;
-    },
-    setProtocolVersion: (version) => inner.setProtocolVersion?.(version),
-  };
-  inner.onmessage = (message, extra) => {
-    if ('method' in message) {
-      if (message.method === 'initialize') {
-        const capabilities = (message.params as { capabilities?: { elicitation?: unknown } } | undefined)?.capabilities;
-        clientElicits = capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
-      } else if (message.method === 'notifications/initialized') handshaken = true;
-      else if (message.method === 'notifications/cancelled') {
-        const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
-        const flight = id === undefined ? undefined : inFlight.get(id);
-        if (flight !== undefined) flight.cancelled = true;
+  const outer = relayTransport(inner, {
+    receive(message, extra, pass) {
+      if ('method' in message) {
+        if (message.method === 'initialize') {
+          const capabilities = (message.params as { capabilities?: { elicitation?: unknown } } | undefined)?.capabilities;
+          clientElicits = capabilities?.elicitation !== undefined && capabilities.elicitation !== null;
+        } else if (message.method === 'notifications/initialized') handshaken = true;
+        else if (message.method === 'notifications/cancelled') {
+          const id = (message.params as { requestId?: string | number } | undefined)?.requestId;
+          const flight = id === undefined ? undefined : inFlight.get(id);
+          if (flight !== undefined) flight.cancelled = true;
+        }
       }
-    }
-    const call = takes(message);
-    if (call !== undefined) answer(call);
-    else outer.onmessage?.(message, extra);
-  };
-  inner.onclose = () => outer.onclose?.();
-  inner.onerror = (error) => outer.onerror?.(error);
+      const call = !handshaken || (service.gateway && clientElicits) ? undefined : plainToolCallOf(message);
+      if (call !== undefined) answer(call);
+      else pass(message, extra);
+    },
+  });
   return outer;
 }
