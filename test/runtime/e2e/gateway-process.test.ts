@@ -44,6 +44,39 @@ function expectWalkthroughChanges(file: string, result: Awaited<ReturnType<typeo
   expect(changedOrders.sort()).toEqual([result.pendingOrder, result.tabletOrder].sort());
 }
 
+/** `sop serve --gateway` over stdio, as a client spawns it, the retail server's database in `db`. */
+function gatewayOverStdio(db: string) {
+  return {
+    command: process.execPath,
+    args: [CLI, ...GATEWAY_ARGS],
+    cwd: PROJECT_ROOT,
+    env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: db },
+    stderr: 'pipe' as const,
+  };
+}
+
+/**
+ * The seed walkthrough through `client`, whose user answers yes (the questions land in `asked`): asked before each of
+ * the three changes, and the database shows exactly them. Closes the client.
+ */
+async function expectAskedBeforeEachChange(
+  client: { callTool: Parameters<typeof callOn>[0]['callTool']; close(): Promise<void> },
+  asked: readonly string[],
+  db: string,
+): Promise<void> {
+  try {
+    const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: false });
+    expect(asked.map((message) => message.match(/asks to call (\w+)/)?.[1])).toEqual([
+      'modify_pending_order_address',
+      'modify_user_address',
+      'exchange_delivered_order_items',
+    ]);
+    expectWalkthroughChanges(db, result);
+  } finally {
+    await client.close();
+  }
+}
+
 /** The process ids of `pid`'s children (Linux /proc). */
 function childrenOf(pid: number): number[] {
   return readdirSync('/proc')
@@ -71,26 +104,8 @@ describe('sop serve --gateway over stdio', () => {
       asked.push((request.params as { message: string }).message);
       return { action: 'accept', content: { confirm: true } };
     });
-    await client.connect(
-      new StdioV2({
-        command: process.execPath,
-        args: [CLI, ...GATEWAY_ARGS],
-        cwd: PROJECT_ROOT,
-        env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: db },
-        stderr: 'pipe',
-      }),
-    );
-    try {
-      const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: false });
-      expect(asked.map((message) => message.match(/asks to call (\w+)/)?.[1])).toEqual([
-        'modify_pending_order_address',
-        'modify_user_address',
-        'exchange_delivered_order_items',
-      ]);
-      expectWalkthroughChanges(db, result);
-    } finally {
-      await client.close();
-    }
+    await client.connect(new StdioV2(gatewayOverStdio(db)));
+    await expectAskedBeforeEachChange(client, asked, db);
   });
 
   it('plays it for a 2025-era client that declared elicitation, asking its user before each change (its calls go the SDK way)', async () => {
@@ -101,36 +116,12 @@ describe('sop serve --gateway over stdio', () => {
       asked.push(request.params.message);
       return { action: 'accept', content: { confirm: true } };
     });
-    await client.connect(
-      new StdioV1({
-        command: process.execPath,
-        args: [CLI, ...GATEWAY_ARGS],
-        cwd: PROJECT_ROOT,
-        env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: db },
-        stderr: 'pipe',
-      }),
-    );
-    try {
-      const result = await playSeedWalkthrough((name, args) => callOn(client, name, args), { passRunId: false });
-      expect(asked.map((message) => message.match(/asks to call (\w+)/)?.[1])).toEqual([
-        'modify_pending_order_address',
-        'modify_user_address',
-        'exchange_delivered_order_items',
-      ]);
-      expectWalkthroughChanges(db, result);
-    } finally {
-      await client.close();
-    }
+    await client.connect(new StdioV1(gatewayOverStdio(db)));
+    await expectAskedBeforeEachChange(client, asked, db);
   });
 
   it("follows a domain server's tools/list_changed, and lists only what the SOP names: a new tool it does not name stays out", async () => {
-    const transport = new StdioV1({
-      command: process.execPath,
-      args: [CLI, ...GATEWAY_ARGS],
-      cwd: PROJECT_ROOT,
-      env: { ...getDefaultEnvironment(), RETAIL_TOOLS_DB: join(dir, 'notify.json') },
-      stderr: 'pipe',
-    });
+    const transport = new StdioV1(gatewayOverStdio(join(dir, 'notify.json')));
     const client = new ClientV1({ name: 'e2e', version: '0' });
     let told = 0;
     client.setNotificationHandler(ToolListChangedNotificationSchema, async () => {
